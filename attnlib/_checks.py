@@ -1,0 +1,76 @@
+"""Input validation shared by every public function of attnlib.
+
+Used by all chapters indirectly: every error message a reader sees comes from here.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+import numpy as np
+import torch
+
+Backend = Literal["torch", "numpy"]
+
+
+def backend_of(x: Any, name: str) -> Backend:
+    """Return ``"torch"`` or ``"numpy"`` for ``x``; raise ``TypeError`` for anything else."""
+    if isinstance(x, torch.Tensor):
+        return "torch"
+    if isinstance(x, np.ndarray):
+        return "numpy"
+    raise TypeError(
+        f"{name} must be a torch.Tensor or a numpy.ndarray, got {type(x).__name__}"
+    )
+
+
+def check_floating(x: torch.Tensor | np.ndarray, name: str) -> None:
+    """Raise ``ValueError`` unless ``x`` has a real floating dtype."""
+    if isinstance(x, torch.Tensor):
+        ok = x.is_floating_point()
+    else:
+        ok = np.issubdtype(x.dtype, np.floating)
+    if not ok:
+        raise ValueError(
+            f"{name} must have a floating dtype, got {x.dtype} with shape {tuple(x.shape)}"
+        )
+
+
+def check_finite(x: torch.Tensor | np.ndarray, name: str) -> None:
+    """Raise ``ValueError`` if ``x`` holds NaN or ±Inf (attnlib never returns a silent NaN)."""
+    if isinstance(x, torch.Tensor):
+        bad = not bool(torch.isfinite(x).all())
+    else:
+        bad = not bool(np.isfinite(x).all())
+    if bad:
+        raise ValueError(
+            f"{name} contains NaN or Inf (shape {tuple(x.shape)}); attnlib rejects "
+            "non-finite inputs instead of propagating NaN"
+        )
+
+
+def check_min_ndim(x: torch.Tensor | np.ndarray, name: str, ndim: int = 2) -> None:
+    if x.ndim < ndim:
+        raise ValueError(
+            f"{name} must have at least {ndim} dimensions (..., n, d), got shape {tuple(x.shape)}"
+        )
+
+
+def check_positive(value: Any, name: str) -> float:
+    """Return ``value`` as a float; raise unless it is a finite number > 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    value = float(value)
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value}")
+    return value
+
+
+def check_positive_int(value: Any, name: str) -> int:
+    """Return ``value``; raise unless it is an ``int`` > 0 (bools are rejected)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}")
+    return int(value)

@@ -1,0 +1,113 @@
+"""The errata: every place where a source document differs from what attnlib computes.
+
+Rows live as YAML in ``book/_data/errata/<chapter>.yml`` (one file per chapter, a list of rows).
+Each row has these keys:
+
+``id``             short unique slug
+``document``       "000" … "004" (the file in shared/seeds)
+``section``        where in the document
+``quantity``       what is printed or claimed
+``document_value`` the document's value, as a string exactly as printed
+``verdict``        rounding | wrong | illustrative | conceptual
+``why``            one sentence: arithmetic slip, rounded constant, unseeded run, made-up number, false claim
+``chapter``        the book page that shows the right value, e.g. ``book/04_magnitude``
+``label``          the MyST target (``(label)=``) in that chapter, next to the example
+``check``          a Python expression over ``attnlib``, ``np``, ``torch`` and ``math``.
+                   For rounding/wrong rows it returns the correct value (number or nested list);
+                   for illustrative/conceptual rows it returns True when the book's computation
+                   shows the document's number is not computed from anything / the claim is false.
+``decimals``       (optional) how many decimals to show for the correct value (default: as printed)
+
+``classify`` decides from the numbers alone whether a numeric row is correct, rounding or wrong,
+and the test suite asserts that it agrees with the row's verdict, so the errata cannot drift from
+the code. Used in: "Errata".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+VERDICTS = ("rounding", "wrong", "illustrative", "conceptual")
+REQUIRED = ("id", "document", "section", "quantity", "document_value", "verdict", "why", "chapter",
+            "label", "check")
+_NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")
+
+
+def load_rows(folder: str | Path) -> list[dict[str, Any]]:
+    """All errata rows under ``folder`` (``*.yml``), sorted by document then file order."""
+    import yaml
+
+    rows: list[dict[str, Any]] = []
+    for path in sorted(Path(folder).glob("*.yml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        if not isinstance(data, list):
+            raise ValueError(f"{path}: expected a YAML list of rows, got {type(data).__name__}")
+        for row in data:
+            missing = [k for k in REQUIRED if k not in row]
+            if missing:
+                raise ValueError(f"{path}: row {row.get('id', '?')!r} lacks keys {missing}")
+            if row["verdict"] not in VERDICTS:
+                raise ValueError(f"{path}: row {row['id']!r} has verdict {row['verdict']!r}, not one of {VERDICTS}")
+            rows.append({**row, "source_file": path.name})
+    return sorted(rows, key=lambda r: str(r["document"]))
+
+
+def evaluate(row: dict[str, Any]) -> Any:
+    """Run the row's ``check`` expression and return its value (lists for arrays/tensors)."""
+    import attnlib
+
+    value = eval(row["check"], {"attnlib": attnlib, "np": np, "torch": torch, "math": math})  # noqa: S307
+    if isinstance(value, torch.Tensor):
+        value = value.detach().cpu().numpy()
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (np.floating, np.integer, np.bool_)):
+        value = value.item()
+    return value
+
+
+def parse_numbers(text: str) -> tuple[list[float], list[int]]:
+    """Numbers in a printed string, with the count of decimals each was printed with."""
+    found = list(_NUMBER.finditer(str(text)))
+    return [float(m.group(0)) for m in found], [len(m.group(1) or "") for m in found]
+
+
+def _flatten(value: Any) -> list[float]:
+    return [float(x) for x in np.asarray(value, dtype=float).ravel()]
+
+
+def classify(document_value: str, correct: Any) -> str:
+    """'correct', 'rounding' (only the last printed digit is off by one) or 'wrong'."""
+    printed, decimals = parse_numbers(document_value)
+    computed = _flatten(correct)
+    if len(printed) != len(computed):
+        raise ValueError(
+            f"document value {document_value!r} has {len(printed)} numbers, computed value has {len(computed)}"
+        )
+    worst = "correct"
+    for p, d, c in zip(printed, decimals, computed):
+        unit = 10.0**-d
+        r = round(c, d)
+        if math.isclose(p, r, abs_tol=unit / 1000):
+            continue
+        if abs(p - r) <= unit * 1.0001:
+            worst = "rounding" if worst == "correct" else worst
+        else:
+            worst = "wrong"
+    return worst
+
+
+def format_value(value: Any, decimals: int | None) -> str:
+    """Display a computed value with ``decimals`` places (lists keep their nesting)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    d = 4 if decimals is None else decimals
+    if isinstance(value, (int, float)):
+        return f"{value:.{d}f}"
+    return "[" + ", ".join(format_value(v, d) for v in value) + "]"

@@ -1,0 +1,59 @@
+"""Bad input raises ValueError/TypeError whose message names what it got. Never a silent NaN."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import attnlib
+
+sdpa = attnlib.scaled_dot_product_attention
+q3 = torch.randn(2, 3, 4)
+k3 = torch.randn(2, 5, 4)
+v3 = torch.randn(2, 5, 6)
+nan_q = q3.clone()
+nan_q[0, 0, 0] = float("nan")
+
+CASES = [
+    # (id, callable, exception, substring expected in the message)
+    ("q rank 1", lambda: sdpa(torch.randn(4), k3, v3), ValueError, "(4,)"),
+    ("d_k mismatch", lambda: sdpa(q3, torch.randn(2, 5, 3), v3), ValueError, "(2, 5, 3)"),
+    ("n of k != n of v", lambda: sdpa(q3, k3, torch.randn(2, 4, 6)), ValueError, "(2, 4, 6)"),
+    ("mask does not broadcast", lambda: sdpa(q3, k3, v3, mask=torch.ones(3, 3, dtype=torch.bool)), ValueError, "(3, 3)"),
+    ("mask wrong dtype", lambda: sdpa(q3, k3, v3, mask=torch.ones(3, 5)), ValueError, "torch.float32"),
+    ("mask not an array", lambda: sdpa(q3, k3, v3, mask=[[True]]), TypeError, "list"),
+    ("empty sequence", lambda: sdpa(torch.randn(2, 0, 4), k3, v3), ValueError, "(2, 0, 4)"),
+    ("int dtype", lambda: sdpa(q3.long(), k3, v3), ValueError, "torch.int64"),
+    ("bool dtype", lambda: sdpa(q3, k3.bool(), v3), ValueError, "torch.bool"),
+    ("complex dtype", lambda: sdpa(np.ones((3, 4), complex), np.ones((5, 4)), np.ones((5, 6))), ValueError, "complex128"),
+    ("list input", lambda: sdpa([[1.0]], k3, v3), TypeError, "list"),
+    ("mixed backends", lambda: sdpa(q3, k3.numpy(), v3), TypeError, "ndarray"),
+    ("NaN input", lambda: sdpa(nan_q, k3, v3), ValueError, "NaN"),
+    ("inf input", lambda: sdpa(q3, k3, v3 * float("inf")), ValueError, "Inf"),
+    ("scale zero", lambda: sdpa(q3, k3, v3, scale=0.0), ValueError, "0.0"),
+    ("scale negative", lambda: sdpa(q3, k3, v3, scale=-1), ValueError, "-1"),
+    ("temperature zero", lambda: attnlib.softmax(q3, temperature=0), ValueError, "temperature"),
+    ("temperature negative", lambda: attnlib.softmax(q3, temperature=-2.0), ValueError, "-2.0"),
+    ("softmax int", lambda: attnlib.softmax(torch.arange(3)), ValueError, "torch.int64"),
+    ("softmax NaN", lambda: attnlib.softmax(np.array([1.0, np.nan])), ValueError, "NaN"),
+    ("softmax string", lambda: attnlib.softmax("abc"), TypeError, "str"),
+    ("softmax empty", lambda: attnlib.softmax(torch.empty(2, 0)), ValueError, "(2, 0)"),
+    ("heads do not divide", lambda: attnlib.MultiHeadAttention(10, 3), ValueError, "d_model=10, num_heads=3"),
+    ("heads zero", lambda: attnlib.MultiHeadAttention(8, 0), ValueError, "0"),
+    ("mha wrong width", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 6)), ValueError, "(2, 3, 6)"),
+    ("v2 wrong width", lambda: attnlib.SelfAttentionV2(3, 2)(torch.randn(4, 5)), ValueError, "(4, 5)"),
+    ("v1 numpy input", lambda: attnlib.SelfAttentionV1(3, 2)(np.ones((4, 3))), TypeError, "ndarray"),
+    ("causal n zero", lambda: attnlib.causal_mask(0), ValueError, "0"),
+    ("causal n float", lambda: attnlib.causal_mask(2.5), TypeError, "float"),
+    ("padding length > n", lambda: attnlib.padding_mask([2, 7], 5), ValueError, "[2, 7]"),
+    ("padding negative length", lambda: attnlib.padding_mask([-1], 5), ValueError, "[-1]"),
+    ("padding float lengths", lambda: attnlib.padding_mask([1.5], 5), ValueError, "float"),
+]
+
+
+@pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_bad_input_raises_clear_error(fn, exc, needle) -> None:
+    with pytest.raises(exc) as info:
+        fn()
+    assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"

@@ -1,0 +1,56 @@
+"""The errata cannot drift from the code: every row is recomputed with attnlib and its verdict
+re-derived from the numbers."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from attnlib import errata
+
+ROOT = Path(__file__).resolve().parents[1]
+ROWS = errata.load_rows(ROOT / "book" / "_data" / "errata")
+
+
+def test_rows_exist_and_ids_are_unique() -> None:
+    assert ROWS
+    ids = [r["id"] for r in ROWS]
+    assert len(ids) == len(set(ids)), f"duplicate errata ids: {sorted(i for i in ids if ids.count(i) > 1)}"
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r["id"])
+def test_verdict_matches_recomputation(row: dict) -> None:
+    value = errata.evaluate(row)
+    if row["verdict"] in ("rounding", "wrong"):
+        assert not isinstance(value, bool), f"{row['id']}: numeric rows must compute a value, got {value!r}"
+        assert errata.classify(str(row["document_value"]), value) == row["verdict"], (
+            f"{row['id']}: document says {row['document_value']!r}, attnlib computes {value!r}"
+        )
+    else:
+        assert value is True, f"{row['id']}: its check should demonstrate the {row['verdict']} verdict, got {value!r}"
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r["id"])
+def test_row_links_to_a_label_in_its_chapter(row: dict) -> None:
+    path = ROOT / (row["chapter"] + ".ipynb")
+    if not path.exists():
+        path = ROOT / (row["chapter"] + ".md")
+    assert path.exists(), f"{row['id']}: chapter {row['chapter']} not found"
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".ipynb":
+        text = "\n".join("".join(c["source"]) for c in json.loads(text)["cells"])
+    assert re.search(rf"^\({re.escape(row['label'])}\)=", text, re.M), (
+        f"{row['id']}: no target ({row['label']})= in {path.name}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("printed", "computed", "verdict"),
+    [("0.30", 0.3004, "correct"), ("0.30", 0.2949, "rounding"), ("[0.26, 0.37]", [0.2622, 0.3323], "wrong"),
+     ("1.12", 1.1201, "correct"), ("7.09", 7.0711, "wrong")],
+)
+def test_classify(printed: str, computed: object, verdict: str) -> None:
+    assert errata.classify(printed, computed) == verdict

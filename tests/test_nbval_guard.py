@@ -1,0 +1,64 @@
+"""The nbval setup really checks: a changed printed number, or a notebook saved without outputs,
+makes the run fail. Runs nbval in a subprocess on a temporary copy of a chapter."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTER = ROOT / "book" / "04_magnitude.ipynb"
+
+
+def _nbval(nb: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "tests.nbval_report", "--nbval", "--nbval-current-env",
+         "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"), "-p", "no:cacheprovider",
+         "--rootdir", str(nb.parent), str(nb)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+
+
+def _copy(tmp_path: Path) -> tuple[Path, dict]:
+    dst = tmp_path / CHAPTER.name
+    shutil.copy(CHAPTER, dst)
+    return dst, json.loads(dst.read_text(encoding="utf-8"))
+
+
+def test_unchanged_chapter_passes(tmp_path: Path) -> None:
+    nb, _ = _copy(tmp_path)
+    res = _nbval(nb)
+    assert res.returncode == 0, res.stdout[-2000:]
+    assert "compared the stored outputs of" in res.stdout
+
+
+def test_edited_number_fails(tmp_path: Path) -> None:
+    nb, data = _copy(tmp_path)
+    for cell in data["cells"]:
+        for out in cell.get("outputs", []):
+            text = "".join(out.get("text", ""))
+            if "15.0" in text:
+                out["text"] = text.replace("15.0", "16.0", 1)
+                break
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("the chapter no longer prints 15.0; update this test")
+    nb.write_text(json.dumps(data), encoding="utf-8")
+    res = _nbval(nb)
+    assert res.returncode != 0, "nbval accepted an edited number"
+
+
+def test_cleared_outputs_fail(tmp_path: Path) -> None:
+    nb, data = _copy(tmp_path)
+    for cell in data["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    nb.write_text(json.dumps(data), encoding="utf-8")
+    res = _nbval(nb)
+    assert res.returncode != 0, "nbval passed a notebook with no stored outputs"
+    assert "no cell output was compared" in res.stdout

@@ -1,0 +1,45 @@
+"""Every chapter is committed executed: nbval compares only cells with stored outputs, so a
+notebook saved without outputs would silently check nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+BOOK = Path(__file__).resolve().parents[1] / "book"
+NOTEBOOKS = sorted(BOOK.rglob("*.ipynb"))
+NOTEBOOKS = [p for p in NOTEBOOKS if ".ipynb_checkpoints" not in p.parts and "_build" not in p.parts]
+
+
+def _code_cells(path: Path) -> list[dict]:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return [c for c in nb["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()]
+
+
+def test_there_are_notebooks() -> None:
+    assert NOTEBOOKS, f"no notebooks found under {BOOK}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_code_cell_has_stored_output(path: Path) -> None:
+    cells = _code_cells(path)
+    assert cells, f"{path.name} has no code cells"
+    unexecuted = [i for i, c in enumerate(cells) if c.get("execution_count") is None]
+    assert not unexecuted, f"{path.name}: code cells {unexecuted} were never executed (no stored output)"
+    assert any(c.get("outputs") for c in cells), f"{path.name}: no code cell has any stored output"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_executed_in_order_from_a_clean_kernel(path: Path) -> None:
+    counts = [c.get("execution_count") for c in _code_cells(path)]
+    assert counts == list(range(1, len(counts) + 1)), (
+        f"{path.name}: execution counts {counts} are not 1..n — re-run it with 'make execute NB=book/{path.name}'"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_error_outputs(path: Path) -> None:
+    errors = [o.get("ename") for c in _code_cells(path) for o in c.get("outputs", []) if o["output_type"] == "error"]
+    assert not errors, f"{path.name} has stored errors: {errors}"
