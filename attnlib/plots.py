@@ -106,3 +106,45 @@ def grouped_bars(
     if title:
         ax.set_title(title)
     return ax
+
+
+def heatmap(
+    weights: np.ndarray,
+    *,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
+    ax: Axes | None = None,
+    title: str | None = None,
+    annotate: bool = True,
+    fmt: str = ".2f",
+    vmin: float | None = 0.0,
+    vmax: float | None = None,
+    cbar_label: str = "attention weight",
+) -> Axes:
+    """Seaborn heatmap of a 2-d matrix (rows = queries, columns = keys), annotated with values.
+
+    Used in: "Attention maps", "Multi-head attention and the causal mask".
+    """
+    import seaborn as sns
+
+    arr = np.asarray(weights.detach().cpu() if hasattr(weights, "detach") else weights, dtype=float)
+    if arr.ndim != 2 or 0 in arr.shape:
+        raise ValueError(f"heatmap needs a non-empty 2-d matrix, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"heatmap values contain NaN or Inf (shape {arr.shape})")
+    for name, labels, n in (("row_labels", row_labels, arr.shape[0]), ("col_labels", col_labels, arr.shape[1])):
+        if labels is not None and len(labels) != n:
+            raise ValueError(f"{name} has {len(labels)} entries, the matrix has {n} (shape {arr.shape})")
+    ax = _axes(ax, (1.0 + 0.7 * arr.shape[1], 0.8 + 0.6 * arr.shape[0]))
+    sns.heatmap(
+        arr, ax=ax, annot=annotate and arr.size <= 400, fmt=fmt, cmap="viridis", vmin=vmin, vmax=vmax,
+        xticklabels=list(col_labels) if col_labels is not None else "auto",
+        yticklabels=list(row_labels) if row_labels is not None else "auto",
+        cbar_kws={"label": cbar_label}, linewidths=0.5, linecolor="white", square=arr.shape[0] <= 16,
+    )
+    ax.grid(False)
+    ax.set_xlabel("key")
+    ax.set_ylabel("query")
+    if title:
+        ax.set_title(title)
+    return ax
