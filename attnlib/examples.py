@@ -134,3 +134,14 @@ def journey_self_attention() -> torch.nn.Module:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(JOURNEY_SEED)
         return SelfAttentionV1(3, 2)
+
+# Document 001, §3.1: its comparison table (✅ → "yes", ❌ → "no"; qualifiers kept).
+# Used in: "Words to numbers".
+DOC001_TABLE_COLUMNS = ("Type", "Captures frequency", "Captures meaning", "Handles context")
+DOC001_TABLE = {
+    "One-hot": ("Sparse & Static", "no", "no", "no"),
+    "Bag of words": ("Sparse & Static", "yes", "no", "no"),
+    "TF-IDF": ("Sparse & Static", "yes (weighted)", "yes (importance)", "no"),
+    "Word embeddings": ("Dense & Static", "yes", "yes", "no"),
+    "Contextual embeddings": ("Dense & Dynamic", "yes", "yes", "yes"),
+}
