@@ -1,0 +1,163 @@
+"""The number audit: every numeric token of the five source documents, accounted for.
+
+The inventory lives as YAML in ``book/_data/audit/<document>.yml``, one file per document:
+
+``document``  "000" … "004"
+``file``      the file name in shared/seeds
+``sha256``    the hash of that file when the inventory was made
+``tokens``    line number -> the distinct numeric tokens on that line, as :func:`document_tokens`
+              extracts them (committed, so the coverage check runs without the documents)
+``entries``   a list; each entry names a ``section`` and ``lines`` (line numbers) and accounts for
+              the tokens of those lines (all of them, or only those listed under ``tokens``) in
+              exactly one of four ways:
+
+              ``rows``     ids of errata/audit rows (``book/_data/errata/*.yml``) that reproduce
+                           the quantity; every covered token must appear as a number in the text
+                           (``quantity`` or ``document_value``) of one of those rows
+              ``skip``     a reason from :data:`SKIP_REASONS`: the token is not a quantity
+              ``pending``  the chapter (``book/NN_name``) that will reproduce it; allowed only
+                           while that chapter is not in the book yet
+              ``claim``    (with ``rows``) a claim without numbers, e.g. "the ratio stays the same"
+
+:func:`coverage_problems` lists everything that is not accounted for; the test suite asserts the
+list is empty. Used in: "Number audit".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+# A number not glued to a preceding letter, digit or dot ("W_q", "L02" and "x1" are names).
+TOKEN = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
+
+SKIP_REASONS = {
+    "fact": "a fact about published models or hardware (e.g. '512 in real transformers'), not computable from attnlib",
+    "numbering": "a heading, list, step or code-line number",
+    "code-syntax": "an index, axis or exponent in code (dim=-1, transpose(-2, -1), ** 0.5), not a quantity",
+    "metadata": "a date, a reading time, an image or lecture number",
+    "garbled": "a garbled plain-text copy of a formula whose numbers are audited on the same line",
+    "prose": "a number used as a word, not a worked quantity (e.g. 'one step', 'the 1st thing')",
+}
+
+
+def document_tokens(text: str) -> dict[int, list[str]]:
+    """Line number (1-based) -> the distinct numeric tokens on that line, in order of appearance."""
+    out: dict[int, list[str]] = {}
+    for i, line in enumerate(text.split("\n"), 1):
+        found: list[str] = []
+        for tok in TOKEN.findall(line):
+            if tok not in found:
+                found.append(tok)
+        if found:
+            out[i] = found
+    return out
+
+
+def file_sha256(path: str | Path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def numbers_in(text: str) -> set[float]:
+    """The numbers written in ``text`` (unsigned), as floats, for comparing with document tokens."""
+    return {float(t) for t in TOKEN.findall(str(text))}
+
+
+def load_inventory(folder: str | Path) -> list[dict[str, Any]]:
+    """Every document's inventory under ``folder`` (``*.yml``), sorted by document."""
+    import yaml
+
+    docs = []
+    for path in sorted(Path(folder).glob("*.yml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or not {"document", "tokens", "entries"} <= set(data):
+            raise ValueError(f"{path}: expected a mapping with document, tokens and entries")
+        data["tokens"] = {int(k): [str(t) for t in v] for k, v in (data["tokens"] or {}).items()}
+        docs.append(data)
+    return sorted(docs, key=lambda d: str(d["document"]))
+
+
+def _entry_tokens(entry: dict[str, Any], tokens: dict[int, list[str]]) -> list[tuple[int, str]]:
+    only = entry.get("tokens")
+    return [(line, t) for line in entry["lines"] for t in tokens.get(line, []) if only is None or t in map(str, only)]
+
+
+def coverage_problems(
+    doc: dict[str, Any], rows: Iterable[dict[str, Any]], chapter_exists: Any
+) -> list[str]:
+    """Everything in one document's inventory that is not accounted for (empty when complete).
+
+    ``rows`` are all errata/audit rows; ``chapter_exists(chapter)`` says whether a chapter is in
+    the book (a pending entry is allowed only for a chapter that is not).
+    """
+    by_id = {r["id"]: r for r in rows}
+    tokens = doc["tokens"]
+    problems: list[str] = []
+    covered: set[tuple[int, str]] = set()
+    name = f"document {doc['document']}"
+    for entry in doc["entries"]:
+        where = f"{name}, lines {entry.get('lines')} ({entry.get('section', '?')})"
+        kinds = [k for k in ("rows", "skip", "pending") if entry.get(k)]
+        if len(kinds) != 1:
+            problems.append(f"{where}: needs exactly one of rows / skip / pending, has {kinds}")
+            continue
+        mine = _entry_tokens(entry, tokens)
+        if entry.get("tokens") is not None:
+            missing = [t for t in map(str, entry["tokens"]) if all(t not in tokens.get(line, []) for line in entry["lines"])]
+            if missing:
+                problems.append(f"{where}: lists tokens {missing} that are not on those lines")
+        if not mine and not entry.get("claim"):
+            problems.append(f"{where}: covers no token and states no claim")
+        if entry.get("skip") and entry["skip"] not in SKIP_REASONS:
+            problems.append(f"{where}: unknown skip reason {entry['skip']!r} (allowed: {sorted(SKIP_REASONS)})")
+        if entry.get("pending") and chapter_exists(entry["pending"]):
+            problems.append(f"{where}: pending on {entry['pending']}, which is in the book now: add its rows")
+        if entry.get("rows"):
+            unknown = [r for r in entry["rows"] if r not in by_id]
+            if unknown:
+                problems.append(f"{where}: unknown row ids {unknown}")
+                continue
+            other = [r for r in entry["rows"] if str(by_id[r]["document"]) != str(doc["document"])]
+            if other:
+                problems.append(f"{where}: rows {other} belong to another document")
+            said: set[float] = set()
+            for r in entry["rows"]:
+                said |= numbers_in(by_id[r]["quantity"]) | numbers_in(by_id[r]["document_value"])
+            unsaid = sorted({t for _, t in mine if float(t) not in said}, key=float)
+            if unsaid:
+                problems.append(f"{where}: tokens {unsaid} appear in none of the rows {entry['rows']}")
+        covered.update(mine)
+    for line, toks in sorted(tokens.items()):
+        left = [t for t in toks if (line, t) not in covered]
+        if left:
+            problems.append(f"{name}, line {line}: tokens {left} are not accounted for")
+    return problems
+
+
+def referenced_rows(docs: Iterable[dict[str, Any]]) -> set[str]:
+    """Ids of all rows that some inventory entry points to."""
+    return {r for d in docs for e in d["entries"] for r in e.get("rows") or []}
+
+
+def tally(doc: dict[str, Any]) -> dict[str, int]:
+    """How many of a document's (line, token) pairs are reproduced, skipped (by reason) or pending."""
+    counts: dict[str, int] = {"tokens": sum(len(v) for v in doc["tokens"].values()), "reproduced": 0, "pending": 0}
+    seen: set[tuple[int, str]] = set()
+    for entry in doc["entries"]:
+        for pair in _entry_tokens(entry, doc["tokens"]):
+            if pair in seen:
+                continue
+            seen.add(pair)
+            if entry.get("rows"):
+                counts["reproduced"] += 1
+            elif entry.get("pending"):
+                counts["pending"] += 1
+            else:
+                key = f"skipped ({entry['skip']})"
+                counts[key] = counts.get(key, 0) + 1
+    counts["claims"] = sum(1 for e in doc["entries"] if e.get("claim"))
+    return counts
