@@ -161,3 +161,103 @@ def tally(doc: dict[str, Any]) -> dict[str, int]:
                 counts[key] = counts.get(key, 0) + 1
     counts["claims"] = sum(1 for e in doc["entries"] if e.get("claim"))
     return counts
+
+
+# --- rendering (Markdown strings for the "Errata" and "Number audit" pages) -------------------
+
+DOCUMENT_TITLES = {
+    "000": "Trainable attention: the 'journey' example",
+    "001": "Self-attention from first principles",
+    "002": "'I am happy' by hand",
+    "003": "A NumPy implementation",
+    "004": "Self-attention: the search engine of language",
+}
+VERDICT_WORDS = {
+    "correct": "reproduced",
+    "rounding": "rounding",
+    "wrong": "wrong",
+    "illustrative": "illustrative",
+    "conceptual": "claim contradicted",
+}
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ").strip()
+
+
+def _link(row: dict[str, Any]) -> str:
+    return f"{{ref}}`{row['chapter'].split('/')[-1]} <{row['label']}>`"
+
+
+def book_value(row: dict[str, Any], value: Any) -> str:
+    """How a row's computed value reads on the page ("holds" for a claim the book confirms)."""
+    from .errata import format_value
+
+    if isinstance(value, bool):
+        if not value:
+            return "CHECK FAILED"
+        return {"correct": "holds", "illustrative": "not computed from anything", "conceptual": "contradicted"}.get(
+            row["verdict"], "see chapter"
+        )
+    return format_value(value, row.get("decimals"))
+
+
+def render_errata(rows: Iterable[dict[str, Any]], evaluate: Any) -> str:
+    """The Errata page body: one section per document, one short block per non-correct row."""
+    rows = [r for r in rows if r["verdict"] != "correct"]
+    out: list[str] = []
+    for doc in sorted({str(r["document"]) for r in rows}):
+        mine = [r for r in rows if str(r["document"]) == doc]
+        out.append(f"## Document {doc}: {DOCUMENT_TITLES.get(doc, '')}\n")
+        for r in mine:
+            shown = book_value(r, evaluate(r))
+            out.append(
+                f"**{_cell(r['section'])}** — {_cell(r['quantity'])}\n\n"
+                f"- document: `{_cell(r['document_value'])}`\n"
+                f"- book: `{_cell(shown)}` ({_link(r)})\n"
+                f"- verdict: **{r['verdict']}**. {_cell(r['why'])}\n"
+            )
+    return "\n".join(out)
+
+
+def render_audit(docs: Iterable[dict[str, Any]], rows: Iterable[dict[str, Any]], evaluate: Any) -> str:
+    """The Number audit page body: per document, a coverage line and one table per section."""
+    by_id = {r["id"]: r for r in rows}
+    out: list[str] = []
+    for doc in docs:
+        t = tally(doc)
+        skipped = ", ".join(f"{v} {k}" for k, v in t.items() if k.startswith("skipped"))
+        out.append(f"## Document {doc['document']}: {DOCUMENT_TITLES.get(str(doc['document']), '')}\n")
+        out.append(
+            f"{t['tokens']} numbers on {len(doc['tokens'])} lines: {t['reproduced']} reproduced by a row,"
+            f" {t['pending']} waiting for a chapter, {skipped or 'none skipped'}; {t['claims']} claims without numbers.\n"
+        )
+        sections: dict[str, tuple[list[str], set[str]]] = {}
+        shown_ids: set[str] = set()
+        for e in doc["entries"]:
+            if not (e.get("rows") or e.get("pending")):
+                continue
+            ids, waits = sections.setdefault(e["section"], ([], set()))
+            for r in e.get("rows") or []:
+                if r not in shown_ids:
+                    shown_ids.add(r)
+                    ids.append(r)
+            if e.get("pending"):
+                waits.add(e["pending"])
+        for section, (ids, waits) in sections.items():
+            if not ids and not waits:
+                continue
+            out.append(f"### {section}\n")
+            if ids:
+                out.append("| quantity | document | book (computed now) | verdict |\n|---|---|---|---|")
+                for rid in ids:
+                    r = by_id[rid]
+                    shown = book_value(r, evaluate(r))
+                    out.append(
+                        f"| {_cell(r['quantity'])} | `{_cell(r['document_value'])}` | `{_cell(shown)}` |"
+                        f" {VERDICT_WORDS[r['verdict']]} ({_link(r)}) |"
+                    )
+                out.append("")
+            if waits:
+                out.append(f"**Not audited yet:** waits for {', '.join(sorted(waits))}.\n")
+    return "\n".join(out)
