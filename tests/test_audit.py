@@ -103,3 +103,18 @@ def test_coverage_accepts_a_complete_inventory() -> None:
     entries = [{"section": "s", "lines": [1], "rows": ["r"]}, {"section": "s", "lines": [2], "pending": "book/later"}]
     assert audit.coverage_problems(_doc(entries), [_ROW], lambda ch: False) == []
     assert audit.tally(_doc(entries)) == {"tokens": 3, "reproduced": 2, "pending": 1, "claims": 0}
+
+
+def test_rendered_pages() -> None:
+    rows = [
+        {**_ROW, "section": "§1", "verdict": "correct", "chapter": "book/x", "label": "lx"},
+        {"id": "w", "document": "009", "section": "§2", "quantity": "q", "document_value": "7",
+         "verdict": "wrong", "why": "an arithmetic slip", "chapter": "book/y", "label": "ly"},
+    ]
+    values = {"r": [3.0, 0.5], "w": 8.0}
+    page = audit.render_errata(rows, lambda r: values[r["id"]])
+    assert "an arithmetic slip" in page and "{ref}`y <ly>`" in page and "§1" not in page
+    doc = _doc([{"section": "first", "lines": [1], "rows": ["r"]}, {"section": "later", "lines": [2], "pending": "book/z"}])
+    page = audit.render_audit([doc], rows, lambda r: values[r["id"]])
+    assert "`3 and 0.50` | `[3.0000, 0.5000]`" in page
+    assert "waits for book/z" in page and page.index("### first") < page.index("### later")
