@@ -16,7 +16,7 @@ from ._checks import check_positive_int
 def causal_mask(n: int) -> torch.Tensor:
     """``(n, n)`` lower-triangular bool mask: position i may attend to positions 0..i.
 
-    Used in: "Multi-head attention and the causal mask".
+    Used in: "Attention in PyTorch", "Multi-head attention and the causal mask".
     """
     n = check_positive_int(n, "n")
     return torch.ones(n, n, dtype=torch.bool).tril()  # (n, n)
@@ -29,7 +29,7 @@ def padding_mask(lengths: Sequence[int] | torch.Tensor | np.ndarray, n: int) -> 
     ``.unsqueeze(1)`` for ``(batch, heads, n_q, n)``. A length of 0 masks every key, which gives
     the documented all-zero rows. Lengths must satisfy ``0 <= length <= n``.
 
-    Used in: "Attention in PyTorch".
+    Used in: "Attention in PyTorch", "Multi-head attention and the causal mask".
     """
     n = check_positive_int(n, "n")
     if isinstance(lengths, (str, bytes)) or not hasattr(lengths, "__len__"):

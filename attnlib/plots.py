@@ -123,7 +123,7 @@ def heatmap(
 ) -> Axes:
     """Seaborn heatmap of a 2-d matrix (rows = queries, columns = keys), annotated with values.
 
-    Used in: "Attention maps", "Multi-head attention and the causal mask".
+    Used in: "Attention maps", "Attention in PyTorch", "Multi-head attention and the causal mask".
     """
     import seaborn as sns
 
