@@ -26,3 +26,11 @@ IT_QUERY = torch.tensor([3.0, 1.0])
 IT_WORDS = ("animal", "street", "because")
 IT_KEYS = torch.tensor([[3.0, 1.0], [1.0, 4.0], [1.5, 0.5]])  # (3, 2), rows follow IT_WORDS
 IT_VALUES = torch.tensor([[2.0, 1.5], [0.5, 0.3], [-0.5, 1.2]])  # (3, 2), rows follow IT_WORDS
+
+# Document 000, Step 3: the 'journey' row of the attention scores of "Your journey starts with one
+# step" (2-d queries and keys, so d_k = 2), and the attention weights the document prints for it.
+# Used in: "Softmax".
+JOURNEY_TOKENS = ("Your", "journey", "starts", "with", "one", "step")
+JOURNEY_SCORES = torch.tensor([14.5, 25.1, 24.8, 14.3, 8.6, 17.6])
+JOURNEY_D_K = 2
+JOURNEY_WEIGHTS_PRINTED = torch.tensor([0.15, 0.22, 0.22, 0.13, 0.09, 0.18])
