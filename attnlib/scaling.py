@@ -4,7 +4,7 @@ saturating softmax loses its gradient.
 Everything random takes an explicit ``seed`` (an ``int`` or a ``numpy.random.Generator``), so every
 number and figure of the chapters is reproducible. Core module: NumPy and torch only.
 
-Chapters: "Softmax" (entropy, the softmax Jacobian) and "Why divide by √d_k" (everything).
+Chapters: "Softmax" (random scores, entropy) and "Why divide by √d_k" (everything).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def random_scores(d_k: int, n_keys: int, *, trials: int = 1, seed: Seed) -> np.n
     all entries i.i.d. standard normal. Row ``t`` holds ``K_t q_t``.
 
     Returns float64 of shape ``(trials, n_keys)``; depends only on ``(seed, d_k)`` for an int seed.
-    Used in: "Why divide by √d_k".
+    Used in: "Softmax", "Why divide by √d_k".
     """
     d_k = check_positive_int(d_k, "d_k")
     n_keys = check_positive_int(n_keys, "n_keys")
@@ -171,7 +171,7 @@ def softmax_jacobian(p: ArrayT) -> ArrayT:
     most 1/2 for every ``p``, so it can shrink but never blow up.
 
     Shape ``(..., n) -> (..., n, n)``; returns the input's type.
-    Used in: "Softmax", "Why divide by √d_k".
+    Used in: "Why divide by √d_k".
     """
     backend = _check_probabilities(p, "p")
     n = p.shape[-1]
