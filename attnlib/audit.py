@@ -196,15 +196,27 @@ def book_value(row: dict[str, Any], value: Any) -> str:
     if isinstance(value, bool):
         if not value:
             return "CHECK FAILED"
-        return {"correct": "holds", "illustrative": "not computed from anything", "conceptual": "contradicted"}.get(
+        return {"correct": "holds", "illustrative": "illustrative: see chapter", "conceptual": "contradicted"}.get(
             row["verdict"], "see chapter"
         )
     return format_value(value, row.get("decimals"))
 
 
-def render_errata(rows: Iterable[dict[str, Any]], evaluate: Any) -> str:
-    """The Errata page body: one section per document, one short block per non-correct row."""
-    rows = [r for r in rows if r["verdict"] != "correct"]
+def row_order(docs: Iterable[dict[str, Any]]) -> dict[str, int]:
+    """Row id -> the first document line an inventory entry maps to it (for listing in reading order)."""
+    first: dict[str, int] = {}
+    for d in docs:
+        for e in d["entries"]:
+            for r in e.get("rows") or []:
+                first[r] = min(first.get(r, 10**9), min(e["lines"]))
+    return first
+
+
+def render_errata(rows: Iterable[dict[str, Any]], evaluate: Any, order: dict[str, int] | None = None) -> str:
+    """The Errata page body: one section per document, one short block per non-correct row, in the
+    order of the document when ``order`` (see :func:`row_order`) is given."""
+    order = order or {}
+    rows = sorted((r for r in rows if r["verdict"] != "correct"), key=lambda r: (str(r["document"]), order.get(r["id"], 10**9)))
     out: list[str] = []
     for doc in sorted({str(r["document"]) for r in rows}):
         mine = [r for r in rows if str(r["document"]) == doc]

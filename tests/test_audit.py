@@ -118,3 +118,15 @@ def test_rendered_pages() -> None:
     page = audit.render_audit([doc], rows, lambda r: values[r["id"]])
     assert "`3 and 0.50` | `[3.0000, 0.5000]`" in page
     assert "waits for book/z" in page and page.index("### first") < page.index("### later")
+
+
+def test_errata_follow_the_document_order() -> None:
+    rows = [
+        {"id": a, "document": "009", "section": a, "quantity": "q", "document_value": "1", "verdict": "wrong",
+         "why": "slip", "chapter": "book/x", "label": "l"}
+        for a in ("late", "early")
+    ]
+    page = audit.render_errata(rows, lambda r: 2.0, {"early": 3, "late": 40})
+    assert page.index("**early**") < page.index("**late**")
+    docs = [_doc([{"section": "s", "lines": [2], "rows": ["r"]}, {"section": "s", "lines": [1], "rows": ["r"]}])]
+    assert audit.row_order(docs) == {"r": 1}
