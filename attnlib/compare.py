@@ -29,7 +29,9 @@ def _as_list(value: Any) -> list[float]:
 
 def compare_row(document_value: str, computed: Any) -> str:
     """``"same"``, ``"rounding"`` or ``"WRONG"``: the document's printed string against ``computed``
-    (a number, list, array or tensor with as many numbers as the string prints)."""
+    (a number, list, array or tensor with as many numbers as the string prints).
+
+    Used in: the "check yourself" cells of the worked-example chapters and "Attention maps"."""
     if not isinstance(document_value, str):
         raise TypeError(f"document_value must be the printed string, got {type(document_value).__name__}")
     numbers = _as_list(computed)
@@ -48,6 +50,7 @@ def side_by_side(rows: Sequence[tuple[str, str, Any]], *, decimals: int = 4) -> 
     ``rows`` holds ``(quantity, document_value, computed)`` triples. The verdict is ``same`` when
     the document's value equals attnlib's rounded to the document's digits, ``rounding`` when only
     its last digit is off by one, ``WRONG`` otherwise.
+    Used in: "Worked example: 'I am happy'", "Worked example: 'it' attends", "Attention maps".
     """
     if not rows:
         raise ValueError("rows must hold at least one (quantity, document_value, computed) triple")
@@ -73,7 +76,8 @@ def side_by_side(rows: Sequence[tuple[str, str, Any]], *, decimals: int = 4) -> 
 def document_tensor(printed: Sequence[str]) -> torch.Tensor:
     """The numbers of a document's printed rows as a float64 tensor ``(len(printed), n)`` —
     e.g. ``("[0.30, 0.33, 0.37]", "[0.26, 0.37, 0.37]")`` → a ``(2, 3)`` tensor. Every row must
-    print the same count of numbers. Used to recompute a document's own (rounded) route."""
+    print the same count of numbers. Used to recompute a document's own (rounded) route, in
+    "Worked example: 'I am happy'" and "Worked example: 'it' attends"."""
     if isinstance(printed, str) or not printed:
         raise TypeError(f"printed must be a non-empty sequence of strings, got {printed!r}")
     rows = [parse_numbers(r)[0] for r in printed]
@@ -91,7 +95,8 @@ def format_rows(
     decimals: int = 4,
 ) -> str:
     """A 1-d or 2-d array/tensor as aligned text with optional row and column labels, every value
-    printed with ``decimals`` places (stable across library versions, unlike a tensor repr)."""
+    printed with ``decimals`` places (stable across library versions, unlike a tensor repr).
+    Used in: "Worked example: 'I am happy'", "Worked example: 'it' attends", "Attention maps"."""
     arr = np.asarray(matrix.detach().cpu() if hasattr(matrix, "detach") else matrix, dtype=float)
     if arr.ndim == 1:
         arr = arr[None, :]  # (1, n)
