@@ -26,3 +26,13 @@ IT_QUERY = torch.tensor([3.0, 1.0])
 IT_WORDS = ("animal", "street", "because")
 IT_KEYS = torch.tensor([[3.0, 1.0], [1.0, 4.0], [1.5, 0.5]])  # (3, 2), rows follow IT_WORDS
 IT_VALUES = torch.tensor([[2.0, 1.5], [0.5, 0.3], [-0.5, 1.2]])  # (3, 2), rows follow IT_WORDS
+
+# Document 003, section 2.1: two sentences with the same words in another order.
+# Used in: "From scratch in NumPy, and learning".
+ORDER_SENTENCES = ("man scratches a cat", "cat scratches a man")
+
+# Document 004, Part 3: the sentence traced through an RNN and through attention, and the
+# document's hand-written scores of "it" against the first five words (illustrative, not computed).
+# Used in: "Why attention is parallel".
+BANK_SENTENCE = "The bank approved the loan because it was well-capitalized"
+BANK_IT_SCORES = {"The": 0.05, "bank": 0.82, "approved": 0.08, "the": 0.02, "loan": 0.15}

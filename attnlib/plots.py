@@ -148,3 +148,59 @@ def heatmap(
     if title:
         ax.set_title(title)
     return ax
+
+
+# --- "From scratch in NumPy" and "Why attention is parallel" (ch-scratch) ----------------------
+
+
+def line_series(
+    x: Sequence[float],
+    series: Mapping[str, Sequence[float]],
+    *,
+    ax: Axes | None = None,
+    xlabel: str = "",
+    ylabel: str = "",
+    title: str | None = None,
+    logx: bool = False,
+    logy: bool = False,
+) -> Axes:
+    """One line with markers per entry of ``series``, all over the same ``x``.
+
+    Used in: "From scratch in NumPy, and learning" (through ``loss_curve``), "Why attention is parallel".
+    """
+    xs = np.asarray(x, dtype=float)
+    if xs.ndim != 1 or xs.size == 0:
+        raise ValueError(f"x must be a non-empty 1-d sequence, got shape {xs.shape}")
+    if not series:
+        raise ValueError("series must be a non-empty mapping of name -> values")
+    data = {k: np.asarray(v, dtype=float) for k, v in series.items()}
+    for k, v in data.items():
+        if v.shape != xs.shape:
+            raise ValueError(f"series {k!r} has shape {v.shape}, expected {xs.shape} to match x")
+        if not np.isfinite(v).all():
+            raise ValueError(f"series {k!r} contains NaN or Inf")
+    ax = _axes(ax, (6, 3.5))
+    for i, (name, vals) in enumerate(data.items()):
+        ax.plot(xs, vals, marker="o", ms=4, lw=1.8, label=name, color=style.CYCLE[i % len(style.CYCLE)])
+    if logx:
+        ax.set_xscale("log")
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if len(data) > 1:
+        ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def loss_curve(
+    losses: Sequence[float], *, ax: Axes | None = None, title: str | None = None, logy: bool = False
+) -> Axes:
+    """The loss before each update (step 0 = before training). Used in: "From scratch in NumPy, and learning"."""
+    vals = np.asarray(losses, dtype=float)
+    if vals.ndim != 1 or vals.size < 2:
+        raise ValueError(f"losses must be a 1-d sequence of at least 2 values, got shape {vals.shape}")
+    return line_series(np.arange(vals.size), {"loss": vals}, ax=ax, xlabel="update step",
+                       ylabel="MSE loss", title=title, logy=logy)
