@@ -485,6 +485,27 @@ def rnn_forward(x: np.ndarray, w_x: np.ndarray, w_h: np.ndarray) -> np.ndarray:
     return states  # (n, d_h)
 
 
+def nudge_response(
+    layer: Callable[[np.ndarray], np.ndarray], x: np.ndarray, position: int, *, eps: float = 1e-6, seed: Seed = 0
+) -> np.ndarray:
+    """How much each output row of ``layer`` moves per unit nudge of input row ``position``, shape ``(n,)``.
+
+    ``x[position]`` is moved by ``eps`` along a seeded random unit direction; the result is
+    ``‖layer(x')[t] - layer(x)[t]‖ / eps`` for every row ``t`` (a directional derivative).
+    Used in: "Why attention is parallel".
+    """
+    x = _matrix(x, "x")
+    if isinstance(position, bool) or not isinstance(position, (int, np.integer)) or not 0 <= position < x.shape[0]:
+        raise ValueError(f"position must be an int in [0, {x.shape[0]}), got {position!r}")
+    eps = check_positive(eps, "eps")
+    direction = _rng(seed).normal(size=x.shape[1])
+    direction /= np.linalg.norm(direction)
+    nudged = x.copy()
+    nudged[position] += eps * direction
+    base = layer(x)  # (n, d_out)
+    return np.linalg.norm(layer(nudged) - base, axis=1) / eps  # (n,)
+
+
 def multiply_adds(n: int, d: int) -> dict[str, int]:
     """Multiply-adds of one RNN pass and one self-attention layer over ``n`` positions of width ``d``.
 

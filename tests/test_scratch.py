@@ -328,3 +328,19 @@ def test_loss_curve_and_line_series_draw_and_validate() -> None:
         plots.line_series([1, 2], {"a": [1, np.nan]})
     with pytest.raises(ValueError, match=r"\(1,\)"):
         plots.loss_curve([1.0])
+
+
+def test_nudge_response_sees_the_recurrence_causality_and_the_attention_reach() -> None:
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(7, 5))
+    w_x, w_h = rng.normal(0, 0.4, size=(2, 5, 5))
+    w_q, w_k, w_v = scratch.init_projections(5, 5, seed=rng)
+    r_rnn = scratch.nudge_response(lambda a: scratch.rnn_forward(a, w_x, w_h), x, 2)
+    r_att = scratch.nudge_response(lambda a: scratch.self_attention(a, w_q, w_k, w_v)[0], x, 2)
+    assert np.all(r_rnn[:2] == 0) and np.all(r_rnn[2:] > 0)
+    assert np.all(r_att > 0)
+    # linear in the nudge: a smaller eps gives the same directional derivative
+    r_small = scratch.nudge_response(lambda a: scratch.rnn_forward(a, w_x, w_h), x, 2, eps=1e-7)
+    np.testing.assert_allclose(r_small, r_rnn, rtol=1e-3, atol=1e-9)
+    with pytest.raises(ValueError, match="7"):
+        scratch.nudge_response(lambda a: a, x, 7)
