@@ -452,8 +452,15 @@ class PathCounts:
         """Hidden states strictly between the source's and the target's."""
         return self.rnn_chain[1:-1]
 
-    attention_steps_total: int = 1  # one layer: every pair is compared in the same matrix product
-    attention_path_length: int = 1  # the target's output reads the source's value directly
+    @property
+    def attention_steps_total(self) -> int:
+        """One layer, whatever the length: all pairs are compared in the same matrix product."""
+        return 1
+
+    @property
+    def attention_path_length(self) -> int:
+        """The target's output reads the source's value directly, in the same layer."""
+        return 1
 
 
 def path_counts(tokens: Sequence[str], source: str, target: str) -> PathCounts:
