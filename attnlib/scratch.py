@@ -24,6 +24,7 @@ import torch
 
 from ._checks import check_finite, check_positive, check_positive_int
 from .attention import scaled_dot_product_attention
+from .text import build_vocab, tokenize
 
 Seed = int | np.random.Generator
 
@@ -71,7 +72,8 @@ class Tokenizer:
     """A lookup table word → integer id, built from a vocabulary in first-seen order.
 
     Words are the whitespace-separated pieces of a text, taken as they are (case-sensitive, no
-    punctuation handling). Encoding a word outside the vocabulary raises ``ValueError`` naming it.
+    punctuation handling: ``attnlib.text.tokenize``). Encoding a word outside the vocabulary raises
+    ``ValueError`` naming it.
     Used in: "From scratch in NumPy, and learning", "Why attention is parallel".
     """
 
@@ -91,16 +93,14 @@ class Tokenizer:
         """The vocabulary of every word in ``texts``, numbered in order of first appearance."""
         if isinstance(texts, str):
             raise TypeError("texts must be an iterable of strings, got a single str; wrap it in a list")
-        return cls(w for t in texts for w in t.split())
+        return cls(build_vocab(list(texts)))
 
     def __len__(self) -> int:
         return len(self.vocab)
 
     def encode(self, text: str) -> np.ndarray:
         """Ids of the words of ``text``, shape ``(L,)``, dtype int64."""
-        if not isinstance(text, str):
-            raise TypeError(f"text must be a str, got {type(text).__name__}")
-        words = text.split()
+        words = tokenize(text)
         if not words:
             raise ValueError("text has no words to encode")
         unknown = [w for w in words if w not in self.vocab]

@@ -42,7 +42,7 @@ def test_tokenizer_numbers_words_in_first_seen_order_and_round_trips() -> None:
 
 
 def test_tokenizer_is_case_sensitive_like_the_documents() -> None:
-    tok = scratch.Tokenizer.from_texts([examples.BANK_SENTENCE])
+    tok = scratch.Tokenizer.from_texts([examples.BANK_LOAN_SENTENCE])
     assert tok.vocab["The"] != tok.vocab["the"]
 
 
@@ -278,7 +278,7 @@ def test_attention_reaches_any_word_in_one_step() -> None:
 
 
 def test_path_counts_errors() -> None:
-    tokens = examples.BANK_SENTENCE.split()
+    tokens = examples.BANK_LOAN_SENTENCE.split()
     with pytest.raises(ValueError, match="'river'"):
         scratch.path_counts(tokens, "river", "it")
     with pytest.raises(ValueError, match="before"):
