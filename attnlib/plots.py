@@ -123,7 +123,7 @@ def heatmap(
 ) -> Axes:
     """Seaborn heatmap of a 2-d matrix (rows = queries, columns = keys), annotated with values.
 
-    Used in: "Attention maps", "Multi-head attention and the causal mask".
+    Used in: "Attention maps", "Attention in PyTorch", "Multi-head attention and the causal mask".
     """
     import seaborn as sns
 
@@ -202,6 +202,115 @@ def word_shifts(
     if title:
         ax.set_title(title)
     return ax
+
+
+# --- "Attention in PyTorch" and "Multi-head attention and the causal mask" (ch-torch) ---------
+
+
+def batch_diagram(values: np.ndarray, tokens: Sequence[Sequence[str]], *, ax: Axes | None = None) -> Axes:
+    """Token, sequence and batch side by side, drawn from a ``(batch, seq, d)`` array.
+
+    Left: one token, a column of ``d`` numbers (shape ``[D]``). Middle: the first sequence, ``seq``
+    such columns (``[S, D]``). Right: the whole batch as stacked sequences (``[B, S, D]``). Cell
+    colours are the values (viridis). ``tokens[b][s]`` labels token ``s`` of sequence ``b``.
+    Used in: "Attention in PyTorch".
+    """
+    import matplotlib as mpl
+    from matplotlib.patches import Rectangle
+
+    arr = np.asarray(values.detach().cpu() if hasattr(values, "detach") else values, dtype=float)
+    if arr.ndim != 3 or 0 in arr.shape:
+        raise ValueError(f"values must be a non-empty (batch, seq, d) array, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"values contain NaN or Inf (shape {arr.shape})")
+    b_n, s_n, d_n = arr.shape
+    if len(tokens) != b_n or any(len(t) != s_n for t in tokens):
+        raise ValueError(f"tokens must be {b_n} sequences of {s_n} words to match values of shape {arr.shape}")
+    ax = _axes(ax, (12, 5.5))
+    norm = mpl.colors.Normalize(vmin=float(arr.min()), vmax=float(arr.max()))
+    cmap = mpl.colormaps["viridis"]
+
+    def column(x0: float, y0: float, vec: np.ndarray, alpha: float = 1.0) -> None:
+        for j, val in enumerate(vec):  # feature j drawn top to bottom
+            ax.add_patch(Rectangle((x0, y0 + d_n - 1 - j), 1, 1, facecolor=cmap(norm(val)),
+                                   edgecolor="white", lw=1.2, alpha=alpha))
+
+    def caption(x: float, text: str) -> None:
+        ax.text(x, -0.6, text, ha="center", va="top", fontsize=11)
+
+    ink = style.PALETTE["ink"]
+    column(0, 0, arr[0, 0])  # one token
+    ax.text(-0.3, d_n / 2, f"{d_n} features", ha="right", va="center", rotation=90, fontsize=9, color=ink)
+    ax.text(0.5, d_n + 0.3, tokens[0][0], ha="center", va="bottom", fontsize=10, color=ink)
+    caption(0.5, f"token\n[D] = [{d_n}]")
+    x_seq = 3.0
+    for s in range(s_n):  # one sequence
+        column(x_seq + s, 0, arr[0, s])
+        ax.text(x_seq + s + 0.5, d_n + 0.3, tokens[0][s], ha="center", va="bottom", fontsize=10,
+                rotation=30, color=ink)
+    caption(x_seq + s_n / 2, f"sequence\n[S, D] = [{s_n}, {d_n}]")
+    x_batch, step = x_seq + s_n + 3.0, 0.9
+    for b in reversed(range(b_n)):  # back layers first, sequence 0 in front
+        for s in range(s_n):
+            column(x_batch + b * step + s, b * step, arr[b, s])
+    x_label = x_batch + (b_n - 1) * step + s_n + 0.6
+    for b in range(b_n):  # one label per layer, right of the stack, with a leader line
+        y = b * step + d_n - 0.5
+        ax.plot([x_batch + b * step + s_n, x_label - 0.1], [y, y], color=style.PALETTE["grey"], lw=0.8)
+        ax.text(x_label, y, f"sequence {b}: " + " ".join(tokens[b]), ha="left", va="center",
+                fontsize=9, color=ink)
+    caption(x_batch + s_n / 2, f"batch\n[B, S, D] = [{b_n}, {s_n}, {d_n}]")
+    ax.set_xlim(-1.5, x_label + 0.45 * max(len(' '.join(t)) + 12 for t in tokens))
+    ax.set_ylim(-2.2, d_n + (b_n - 1) * step + 1.6)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return ax
+
+
+def heatmap_grid(
+    weights: np.ndarray,
+    *,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
+    titles: Sequence[str] | None = None,
+    ncols: int = 4,
+    annotate: bool = False,
+    axes: np.ndarray | None = None,
+) -> np.ndarray:
+    """One ``heatmap`` per leading index of a ``(panels, n_q, n_k)`` array (e.g. one per head),
+    on a shared colour scale from 0 to the largest weight, with a colour bar on the last column.
+    Returns the array of Axes. Used in: "Multi-head attention and the causal mask".
+    """
+    arr = np.asarray(weights.detach().cpu() if hasattr(weights, "detach") else weights, dtype=float)
+    if arr.ndim != 3 or 0 in arr.shape:
+        raise ValueError(f"weights must be a non-empty (panels, n_q, n_k) array, got shape {arr.shape}")
+    if isinstance(ncols, bool) or not isinstance(ncols, int) or ncols < 1:
+        raise ValueError(f"ncols must be an int >= 1, got {ncols!r}")
+    p = arr.shape[0]
+    titles = [f"head {i + 1}" for i in range(p)] if titles is None else list(titles)
+    if len(titles) != p:
+        raise ValueError(f"titles has {len(titles)} entries, weights has {p} panels (shape {arr.shape})")
+    ncols = min(ncols, p)
+    nrows = -(-p // ncols)
+    if axes is None:
+        style.use()
+        _, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 1, 3.4 * nrows), squeeze=False)
+    axes = np.asarray(axes).reshape(-1)
+    if axes.size < p:
+        raise ValueError(f"axes has {axes.size} entries, need at least {p}")
+    vmax = float(arr.max())
+    for i, ax in enumerate(axes):
+        if i >= p:
+            ax.set_visible(False)
+            continue
+        heatmap(arr[i], row_labels=row_labels, col_labels=col_labels, ax=ax, title=titles[i],
+                annotate=annotate, vmin=0.0, vmax=vmax)
+        last_in_row = (i % ncols == ncols - 1) or i == p - 1
+        if not last_in_row:
+            ax.collections[0].colorbar.remove()
+        if i % ncols:
+            ax.set_ylabel("")
+    return axes
 
 
 # --- "From scratch in NumPy" and "Why attention is parallel" (ch-scratch) ----------------------
