@@ -313,49 +313,99 @@ def heatmap_grid(
     return axes
 
 
-# --- "From scratch in NumPy" and "Why attention is parallel" (ch-scratch) ----------------------
+# --- histograms and curves (chapters "Softmax" and "Why divide by √d_k") -----------------------
 
 
-def line_series(
-    x: Sequence[float],
-    series: Mapping[str, Sequence[float]],
+def _finite_1d(name: str, values: Sequence[float] | np.ndarray) -> np.ndarray:
+    arr = np.asarray(values, dtype=float)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"series {name!r} must be a non-empty 1-d array, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"series {name!r} contains NaN or Inf (shape {arr.shape})")
+    return arr
+
+
+def histograms(
+    samples: Mapping[str, Sequence[float] | np.ndarray],
     *,
     ax: Axes | None = None,
+    bins: int = 40,
+    value_range: tuple[float, float] | None = None,
+    density: bool = False,
+    colors: Mapping[str, str] | None = None,
     xlabel: str = "",
-    ylabel: str = "",
     title: str | None = None,
-    logx: bool = False,
-    logy: bool = False,
 ) -> Axes:
-    """One line with markers per entry of ``series``, all over the same ``x``.
-
-    Used in: "From scratch in NumPy, and learning" (through ``loss_curve``), "Why attention is parallel".
+    """Histograms of one or more 1-d samples on one Axes, on shared bin edges, drawn as a light
+    fill with a solid outline so overlaid samples stay readable. ``density=True`` scales each to
+    unit area (needed to overlay samples of very different spread).
+    Used in: "Why divide by √d_k".
     """
-    xs = np.asarray(x, dtype=float)
-    if xs.ndim != 1 or xs.size == 0:
-        raise ValueError(f"x must be a non-empty 1-d sequence, got shape {xs.shape}")
-    if not series:
-        raise ValueError("series must be a non-empty mapping of name -> values")
-    data = {k: np.asarray(v, dtype=float) for k, v in series.items()}
-    for k, v in data.items():
-        if v.shape != xs.shape:
-            raise ValueError(f"series {k!r} has shape {v.shape}, expected {xs.shape} to match x")
-        if not np.isfinite(v).all():
-            raise ValueError(f"series {k!r} contains NaN or Inf")
+    if not isinstance(samples, Mapping) or not samples:
+        raise ValueError("samples must be a non-empty mapping of label -> 1-d array")
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+        raise ValueError(f"bins must be an int >= 1, got {bins!r}")
+    data = {k: _finite_1d(k, v) for k, v in samples.items()}
+    if value_range is None:
+        lo = min(float(v.min()) for v in data.values())
+        hi = max(float(v.max()) for v in data.values())
+        value_range = (lo, hi if hi > lo else lo + 1.0)
+    if not value_range[0] < value_range[1]:
+        raise ValueError(f"value_range must be (low, high) with low < high, got {value_range}")
+    edges = np.linspace(value_range[0], value_range[1], bins + 1)
     ax = _axes(ax, (6, 3.5))
+    colors = dict(colors or {})
     for i, (name, vals) in enumerate(data.items()):
-        ax.plot(xs, vals, marker="o", ms=4, lw=1.8, label=name, color=style.CYCLE[i % len(style.CYCLE)])
-    if logx:
-        ax.set_xscale("log")
-    if logy:
-        ax.set_yscale("log")
+        c = colors.get(name, style.CYCLE[i % len(style.CYCLE)])
+        ax.hist(vals, bins=edges, density=density, color=c, alpha=0.25)
+        ax.hist(vals, bins=edges, density=density, color=c, histtype="step", lw=1.8, label=name)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set_ylabel("density" if density else "count")
     if len(data) > 1:
         ax.legend(frameon=False)
     if title:
         ax.set_title(title)
     return ax
+
+
+def curves(
+    x: Sequence[float] | np.ndarray,
+    series: Mapping[str, Sequence[float] | np.ndarray],
+    *,
+    ax: Axes | None = None,
+    xlabel: str = "",
+    ylabel: str = "",
+    logx: bool = False,
+    colors: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Axes:
+    """One line with markers per entry of ``series``, all against the same ``x``.
+    Used in: "Softmax", "Why divide by √d_k".
+    """
+    if not isinstance(series, Mapping) or not series:
+        raise ValueError("series must be a non-empty mapping of label -> values")
+    xs = _finite_1d("x", x)
+    data = {k: _finite_1d(k, v) for k, v in series.items()}
+    for k, v in data.items():
+        if v.shape != xs.shape:
+            raise ValueError(f"series {k!r} has shape {v.shape}, expected {xs.shape} to match x")
+    if logx and (xs <= 0).any():
+        raise ValueError(f"logx needs x > 0, got min {xs.min()}")
+    ax = _axes(ax, (6, 3.5))
+    colors = dict(colors or {})
+    for i, (name, vals) in enumerate(data.items()):
+        ax.plot(xs, vals, marker="o", lw=2, label=name, color=colors.get(name, style.CYCLE[i % len(style.CYCLE)]))
+    if logx:
+        ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+# --- "From scratch in NumPy" and "Why attention is parallel" (ch-scratch) ----------------------
 
 
 def loss_curve(
@@ -365,5 +415,7 @@ def loss_curve(
     vals = np.asarray(losses, dtype=float)
     if vals.ndim != 1 or vals.size < 2:
         raise ValueError(f"losses must be a 1-d sequence of at least 2 values, got shape {vals.shape}")
-    return line_series(np.arange(vals.size), {"loss": vals}, ax=ax, xlabel="update step",
-                       ylabel="MSE loss", title=title, logy=logy)
+    ax = curves(np.arange(vals.size), {"loss": vals}, ax=ax, xlabel="update step", ylabel="MSE loss", title=title)
+    if logy:
+        ax.set_yscale("log")
+    return ax

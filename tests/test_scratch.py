@@ -315,19 +315,17 @@ def test_timing_returns_one_positive_row_per_length() -> None:
 # --- plot helpers of these chapters -------------------------------------------------------------------
 
 
-def test_loss_curve_and_line_series_draw_and_validate() -> None:
+def test_loss_curve_draws_the_losses_and_validates() -> None:
     from attnlib import plots
 
     ax = plots.loss_curve([1.0, 0.5, 0.2])
     assert len(ax.lines) == 1 and ax.lines[0].get_ydata().tolist() == [1.0, 0.5, 0.2]
-    ax = plots.line_series([1, 2, 4], {"a": [1, 2, 4], "b": [1, 1, 1]}, logx=True)
-    assert len(ax.lines) == 2 and ax.get_xscale() == "log"
-    with pytest.raises(ValueError, match=r"\(2,\)"):
-        plots.line_series([1, 2, 3], {"a": [1, 2]})
-    with pytest.raises(ValueError, match="NaN"):
-        plots.line_series([1, 2], {"a": [1, np.nan]})
+    assert ax.lines[0].get_xdata().tolist() == [0, 1, 2] and ax.get_yscale() == "linear"
+    assert plots.loss_curve([1.0, 0.1], logy=True).get_yscale() == "log"
     with pytest.raises(ValueError, match=r"\(1,\)"):
         plots.loss_curve([1.0])
+    with pytest.raises(ValueError, match="NaN"):
+        plots.loss_curve([1.0, np.nan])
 
 
 def test_nudge_response_sees_the_recurrence_causality_and_the_attention_reach() -> None:
