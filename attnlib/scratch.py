@@ -22,19 +22,11 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ._checks import check_finite, check_positive, check_positive_int
+from ._checks import check_finite, check_positive, check_positive_int, make_generator
 from .attention import scaled_dot_product_attention
 from .text import build_vocab, tokenize
 
 Seed = int | np.random.Generator
-
-
-def _rng(seed: Seed) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int or a numpy.random.Generator, got {type(seed).__name__}")
-    return np.random.default_rng(int(seed))
 
 
 def _matrix(x: object, name: str, shape: tuple[int | None, int | None] = (None, None)) -> np.ndarray:
@@ -130,7 +122,7 @@ class Embedding:
         self.vocab_size = check_positive_int(vocab_size, "vocab_size")
         self.d_model = check_positive_int(d_model, "d_model")
         scale = check_positive(scale, "scale")
-        self.table = _rng(seed).normal(0.0, scale, size=(self.vocab_size, self.d_model))  # (vocab, d_model)
+        self.table = make_generator(seed).normal(0.0, scale, size=(self.vocab_size, self.d_model))  # (vocab, d_model)
 
     def __call__(self, ids: Sequence[int] | np.ndarray) -> np.ndarray:
         arr = np.asarray(ids)
@@ -149,7 +141,7 @@ def random_positional_encoding(n_positions: int, d_model: int, *, seed: Seed, sc
     """
     n = check_positive_int(n_positions, "n_positions")
     d = check_positive_int(d_model, "d_model")
-    return _rng(seed).normal(0.0, check_positive(scale, "scale"), size=(n, d))  # (n, d_model)
+    return make_generator(seed).normal(0.0, check_positive(scale, "scale"), size=(n, d))  # (n, d_model)
 
 
 def sinusoidal_positional_encoding(n_positions: int, d_model: int, *, base: float = 10000.0) -> np.ndarray:
@@ -184,7 +176,7 @@ def init_projections(
     d_model = check_positive_int(d_model, "d_model")
     d_k = check_positive_int(d_k, "d_k")
     d_v = d_k if d_v is None else check_positive_int(d_v, "d_v")
-    rng = _rng(seed)
+    rng = make_generator(seed)
     std = 1.0 / math.sqrt(d_model)
     w_q = rng.normal(0.0, std, size=(d_model, d_k))
     w_k = rng.normal(0.0, std, size=(d_model, d_k))
@@ -232,7 +224,7 @@ class LinearPredictor:
         """Seeded weights ~ N(0, 1/d_in) and a zero bias."""
         d_in = check_positive_int(d_in, "d_in")
         d_out = check_positive_int(d_out, "d_out")
-        return cls(_rng(seed).normal(0.0, 1.0 / math.sqrt(d_in), size=(d_in, d_out)), np.zeros(d_out))
+        return cls(make_generator(seed).normal(0.0, 1.0 / math.sqrt(d_in), size=(d_in, d_out)), np.zeros(d_out))
 
     def forward(self, z: np.ndarray) -> np.ndarray:
         """Prediction for one input vector ``z`` of shape ``(d_in,)``: shape ``(d_out,)``."""
@@ -392,7 +384,7 @@ def build_demo(
     projections, predictor. Used in: "From scratch in NumPy, and learning".
     """
     tok = Tokenizer.from_texts(texts)
-    rng = _rng(seed)
+    rng = make_generator(seed)
     ids = tok.encode(texts[0])  # (L,)
     emb = Embedding(len(tok), d_model, seed=rng)
     x = emb(ids) + sinusoidal_positional_encoding(len(ids), d_model)  # (L, d_model)
@@ -505,7 +497,7 @@ def nudge_response(
     if isinstance(position, bool) or not isinstance(position, (int, np.integer)) or not 0 <= position < x.shape[0]:
         raise ValueError(f"position must be an int in [0, {x.shape[0]}), got {position!r}")
     eps = check_positive(eps, "eps")
-    direction = _rng(seed).normal(size=x.shape[1])
+    direction = make_generator(seed).normal(size=x.shape[1])
     direction /= np.linalg.norm(direction)
     nudged = x.copy()
     nudged[position] += eps * direction
@@ -544,7 +536,7 @@ def time_sequential_vs_parallel(
     """
     d = check_positive_int(d, "d")
     repeats = check_positive_int(repeats, "repeats")
-    rng = _rng(seed)
+    rng = make_generator(seed)
     w_x, w_h = rng.normal(0, 1 / math.sqrt(d), size=(2, d, d))
     w_q, w_k, w_v = init_projections(d, d, seed=rng)
     rows = []
