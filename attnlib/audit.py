@@ -227,7 +227,7 @@ def render_errata(rows: Iterable[dict[str, Any]], evaluate: Any, order: dict[str
                 f"**{_cell(r['section'])}** — {_cell(r['quantity'])}\n\n"
                 f"- document: `{_cell(r['document_value'])}`\n"
                 f"- book: `{_cell(shown)}` ({_link(r)})\n"
-                f"- verdict: **{r['verdict']}**. {_cell(r['why'])}\n"
+                f"- verdict: **{r['verdict']}** ({_cell(r.get('cause', '?'))}). {_cell(r['why'])}\n"
             )
     return "\n".join(out)
 

@@ -10,7 +10,9 @@ Each row has these keys:
 ``document_value`` the document's value, as a string exactly as printed
 ``verdict``        correct | rounding | wrong | illustrative | conceptual (``correct`` rows are
                    audit-only: they prove a document value is reproduced and are not errata)
-``why``            (not needed for correct rows) one sentence: arithmetic slip, rounded constant, unseeded run, made-up number, false claim
+``why``            (not needed for correct rows) one sentence on why the document differs
+``cause``          (not needed for correct rows) one of :data:`CAUSES`: arithmetic slip, rounded
+                   constant, unseeded run, made-up number, false claim
 ``chapter``        the book page that shows the right value, e.g. ``book/04_magnitude``
 ``label``          the MyST target (``(label)=``) in that chapter, next to the example
 ``check``          a Python expression over ``attnlib``, ``np``, ``torch`` and ``math``.
@@ -37,6 +39,7 @@ import torch
 
 VERDICTS = ("correct", "rounding", "wrong", "illustrative", "conceptual")
 ERRATA_VERDICTS = VERDICTS[1:]
+CAUSES = ("arithmetic slip", "rounded constant", "unseeded run", "made-up number", "false claim")
 REQUIRED = ("id", "document", "section", "quantity", "document_value", "verdict", "chapter", "label", "check")
 _NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")
 

@@ -55,3 +55,9 @@ def test_row_links_to_a_label_in_its_chapter(row: dict) -> None:
 )
 def test_classify(printed: str, computed: object, verdict: str) -> None:
     assert errata.classify(printed, computed) == verdict
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r["verdict"] != "correct"], ids=lambda r: r["id"])
+def test_every_erratum_names_its_cause(row: dict) -> None:
+    assert row.get("cause") in errata.CAUSES, f"{row['id']}: cause {row.get('cause')!r} is not one of {errata.CAUSES}"
+    assert len(row["why"]) <= 300, f"{row['id']}: the why should be one short sentence"
