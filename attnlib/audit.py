@@ -35,12 +35,12 @@ from typing import Any
 TOKEN = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
 
 SKIP_REASONS = {
-    "fact": "a fact about published models or hardware (e.g. '512 in real transformers'), not computable from attnlib",
+    "fact": "a fact about hardware or production settings (GPU speed, batch and model sizes) that attnlib cannot compute",
     "numbering": "a heading, list, step or code-line number",
     "code-syntax": "an index, axis or exponent in code (dim=-1, transpose(-2, -1), ** 0.5), not a quantity",
     "metadata": "a date, a reading time, an image or lecture number",
     "garbled": "a garbled plain-text copy of a formula whose numbers are audited on the same line",
-    "prose": "a number used as a word, not a worked quantity (e.g. 'one step', 'the 1st thing')",
+    "prose": "a number in passing prose, not a worked quantity ('multiply each value by 2', 'the 1st thing', 'fewer than 20 lines')",
 }
 
 
@@ -272,4 +272,12 @@ def render_audit(docs: Iterable[dict[str, Any]], rows: Iterable[dict[str, Any]],
                 out.append("")
             if waits:
                 out.append(f"**Not audited yet:** waits for {', '.join(sorted(waits))}.\n")
+        unreproduced = [e for e in doc["entries"] if e.get("skip") in ("fact", "prose")]
+        if unreproduced:
+            out.append("### Numbers stated but not computed\n")
+            for e in unreproduced:
+                toks = [t for _, t in _entry_tokens(e, doc["tokens"])]
+                out.append(f"- {_cell(e['section'])}, line {', '.join(map(str, e['lines']))}: {', '.join(toks)}"
+                           f" ({e['skip']}: {SKIP_REASONS[e['skip']]})")
+            out.append("")
     return "\n".join(out)

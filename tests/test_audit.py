@@ -130,3 +130,10 @@ def test_errata_follow_the_document_order() -> None:
     assert page.index("**early**") < page.index("**late**")
     docs = [_doc([{"section": "s", "lines": [2], "rows": ["r"]}, {"section": "s", "lines": [1], "rows": ["r"]}])]
     assert audit.row_order(docs) == {"r": 1}
+
+
+def test_audit_page_lists_numbers_it_does_not_compute() -> None:
+    doc = _doc([{"section": "s", "lines": [1], "rows": ["r"]}, {"section": "hardware", "lines": [2], "skip": "fact"}])
+    page = audit.render_audit([doc], [{**_ROW, "section": "§1", "verdict": "correct", "chapter": "book/x", "label": "l"}],
+                              lambda r: [3.0, 0.5])
+    assert "Numbers stated but not computed" in page and "- hardware, line 2: 7 (fact:" in page
