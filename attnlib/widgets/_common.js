@@ -7,29 +7,30 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const PALETTE = { blue: "#0072B2", red: "#D55E00", green: "#009E73", ink: "#222222", grid: "#d0d0d0" };
 
 // --- seeded random numbers: mulberry32 + Box-Muller (same stream as _math.uniforms / normals) -------
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return function next() {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+// mulberry32's state after n + 1 draws is seed + (n + 1)·0x6D2B79F5 (mod 2^32), so draw n can be
+// computed directly, without the n draws before it.
+function uniformAt(seed, n) {
+  const a = (seed + Math.imul(n + 1, 0x6d2b79f5)) >>> 0;
+  let t = Math.imul(a ^ (a >>> 15), a | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
+// Normals m and m + 1 of the stream (m even): Box-Muller on uniforms m and m + 1, r·cos θ then r·sin θ.
+function normalPairAt(seed, m, out) {
+  const r = Math.sqrt(-2 * Math.log(1 - uniformAt(seed, m)));
+  const theta = 2 * Math.PI * uniformAt(seed, m + 1);
+  out[0] = r * Math.cos(theta);
+  out[1] = r * Math.sin(theta);
+}
+
+// The normals of the stream one after the other.
 function normalStream(seed) {
-  const next = mulberry32(seed);
-  let spare = null;
+  const pair = new Float64Array(2);
+  let m = 0;
   return function normal() {
-    if (spare !== null) {
-      const s = spare;
-      spare = null;
-      return s;
-    }
-    const r = Math.sqrt(-2 * Math.log(1 - next()));
-    const theta = 2 * Math.PI * next();
-    spare = r * Math.sin(theta);
-    return r * Math.cos(theta);
+    if (m % 2 === 0) normalPairAt(seed, m, pair);
+    return pair[m++ % 2];
   };
 }
 

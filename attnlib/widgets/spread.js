@@ -1,26 +1,57 @@
 // Dot-product spread: 1000 dot products of seeded random Gaussian pairs. Their variance grows like
 // the dimension d; dividing by √d brings it back to about 1. Python reference: _math.spread_numbers.
 
-// P[(d - 1) * nPairs + i]: dot product of pair i over its first d coordinates, for every d up to dMax
-// (pair i = dMax normals for a, then dMax for b, from one seeded stream). Computed once per seed, so
-// a slider input only reads one row.
+// Dot products of pair i over its first d coordinates, P[(d - 1) * nPairs + i], for every d up to
+// dMax. Pair i is vector a = normals [2·dMax·i, 2·dMax·i + dMax) of one seeded stream and vector
+// b = the next dMax normals; each sum runs coordinate by coordinate (as _math._prefix_dots). Rows are
+// filled on demand (`extendTo`) and in the background after the first draw, so a slider input only
+// reads one row. Shared by every view with the same seed.
+class PrefixDots {
+  constructor(seed, nPairs, dMax) {
+    Object.assign(this, { seed, nPairs, dMax, done: 0 });
+    this.P = new Float64Array(nPairs * dMax);
+    this.acc = new Float64Array(nPairs);
+  }
+
+  extendTo(d) {
+    const { seed, nPairs, dMax, P, acc } = this;
+    const a = new Float64Array(2), b = new Float64Array(2);
+    for (; this.done < Math.min(d, dMax); this.done += 2) {
+      const j = this.done; // even: coordinates j and j + 1 share one Box-Muller pair
+      for (let i = 0; i < nPairs; i++) {
+        normalPairAt(seed, 2 * dMax * i + j, a);
+        normalPairAt(seed, 2 * dMax * i + dMax + j, b);
+        acc[i] += a[0] * b[0];
+        P[j * nPairs + i] = acc[i];
+        if (j + 1 < dMax) {
+          acc[i] += a[1] * b[1];
+          P[(j + 1) * nPairs + i] = acc[i];
+        }
+      }
+    }
+  }
+
+  row(d) {
+    if (d > this.done) this.extendTo(d);
+    return this.P.subarray((d - 1) * this.nPairs, d * this.nPairs);
+  }
+
+  fillInBackground() {
+    if (this.filling || this.done >= this.dMax) return;
+    this.filling = true;
+    const step = () => {
+      this.extendTo(this.done + 16); // ~5-10 ms of work per task, the page stays responsive
+      if (this.done < this.dMax) setTimeout(step, 0);
+    };
+    setTimeout(step, 0);
+  }
+}
+
 const PREFIX = new Map();
 function prefixDots(seed, nPairs, dMax) {
   const key = `${seed}:${nPairs}:${dMax}`;
-  if (PREFIX.has(key)) return PREFIX.get(key);
-  const normal = normalStream(seed);
-  const P = new Float64Array(nPairs * dMax);
-  const a = new Float64Array(dMax);
-  for (let i = 0; i < nPairs; i++) {
-    for (let j = 0; j < dMax; j++) a[j] = normal();
-    let acc = 0;
-    for (let j = 0; j < dMax; j++) {
-      acc += a[j] * normal();
-      P[j * nPairs + i] = acc;
-    }
-  }
-  PREFIX.set(key, P);
-  return P;
+  if (!PREFIX.has(key)) PREFIX.set(key, new PrefixDots(seed, nPairs, dMax));
+  return PREFIX.get(key);
 }
 
 function render({ model, el }) {
@@ -81,7 +112,8 @@ function render({ model, el }) {
   function draw() {
     const d = currentDim();
     const scaled = Boolean(model.get("scaled"));
-    const P = prefixDots(model.get("seed"), nPairs, hi);
+    const prefix = prefixDots(model.get("seed"), nPairs, hi);
+    const row = prefix.row(d);
     const half = scaled ? lim.half_width_scaled : lim.half_width;
     const width = (2 * half) / bins;
     const f = scaled ? Math.sqrt(d) : 1;
@@ -89,7 +121,7 @@ function render({ model, el }) {
     let sum = 0, out = 0;
     const x = new Float64Array(nPairs);
     for (let i = 0; i < nPairs; i++) {
-      const v = P[(d - 1) * nPairs + i] / f;
+      const v = row[i] / f;
       x[i] = v;
       sum += v;
       let b = Math.floor((v + half) / width);
@@ -124,6 +156,7 @@ function render({ model, el }) {
   slider.input.addEventListener("input", () => save(model, { dim: dimOf(Number(slider.input.value)) }));
   toggle.input.addEventListener("change", () => save(model, { scaled: toggle.input.checked }));
   draw();
+  prefixDots(model.get("seed"), nPairs, hi).fillInBackground();
   return redrawOn(model, ["dim", "scaled", "seed"], draw);
 }
 
