@@ -18,6 +18,7 @@ import torch
 
 import attnlib
 from attnlib import examples
+from attnlib.scaling import dot_excess_kurtosis, entropy, sample_variance_se
 from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
 from attnlib.widgets import _math as wm
 
@@ -67,7 +68,7 @@ console.log(JSON.stringify({ u, z, p: Array.from(p), h: entropy(p), f: [fmt(NaN)
     np.testing.assert_allclose(out["z"], wm.normals(42, 1001), rtol=0, atol=1e-13)
     ref = attnlib.softmax(np.array([1.0, 2.0, 3.0, 1000.0]), temperature=7.5)
     np.testing.assert_allclose(out["p"], ref, rtol=1e-14, atol=1e-300)
-    assert math.isclose(out["h"], wm.entropy_nats(ref), rel_tol=1e-12)
+    assert math.isclose(out["h"], float(entropy(ref)), rel_tol=1e-12)
     assert out["f"] == ["–", "–", "0.000", "1.235"]  # never "NaN", "Infinity" or "-0.000" on the page
 
 
@@ -186,7 +187,7 @@ def test_spread_dots_equal_direct_dot_products() -> None:
 @pytest.mark.parametrize("dim", [1, 3, 10, 100, 1000])
 def test_spread_variance_tracks_the_dimension(dim: int) -> None:
     n = wm.spread_numbers(dim, seed=0)
-    se = dim * math.sqrt(2 / (wm.N_PAIRS - 1) + (6 / dim) / wm.N_PAIRS)  # excess kurtosis of q·k is 6/d
+    se = sample_variance_se(dim, wm.N_PAIRS, dot_excess_kurtosis(dim))
     assert abs(n["variance"] - dim) < 4 * se
     scaled = wm.spread_numbers(dim, seed=0, scaled=True)
     assert math.isclose(scaled["variance"], n["variance"] / dim, rel_tol=1e-9)

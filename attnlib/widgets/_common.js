@@ -1,4 +1,4 @@
-// Shared helpers of the attnlib sliders. attnlib/widgets/_base.py puts this file in front of each
+// Shared helpers of the attnlib sliders. attnlib/widgets/sliders.py puts this file in front of each
 // widget's own module, so every widget ships as one self-contained ES module (no imports): it runs in
 // JupyterLab, Notebook 7, VS Code, Colab and on the static site. The math mirrors
 // attnlib/widgets/_math.py, the reference the browser tests compare the page with.

@@ -4,6 +4,8 @@ Each widget's ES module (``*.js`` next to this file) recomputes its numbers in t
 input, so it works on the static site where no kernel runs. This module computes the same numbers
 from the same state with attnlib (``softmax``, ``scaled_dot_product_attention_np``): the browser tests
 compare the page with these functions, and the widgets' ``numbers()`` methods return them.
+The chapters' own experiments (``attnlib.scaling``) draw with NumPy's generator; the sliders need a
+generator that JavaScript reproduces, hence the one below.
 
 Randomness: a small seeded generator, ``mulberry32`` (32-bit state, one ``uint32`` per draw) with the
 Box–Muller transform, implemented identically here (vectorised with NumPy) and in ``_common.js``, so
@@ -24,6 +26,7 @@ import numpy as np
 
 from .._checks import check_positive, check_positive_int
 from ..attention_np import scaled_dot_product_attention_np
+from ..scaling import entropy
 from ..softmax import softmax
 
 # --- slider ranges (the ES modules receive them from the Python side as synced traits) ------------
@@ -186,14 +189,9 @@ def as_points(x: Any, name: str, n: int | None = None) -> np.ndarray:
 
 
 # --- the numbers of each widget --------------------------------------------------------------------
-def entropy_nats(p: np.ndarray) -> float:
-    """Shannon entropy ``−Σ p ln p`` in nats of one probability vector, with ``0·ln 0 = 0``."""
-    safe = np.where(p > 0, p, 1.0)
-    return float(-np.sum(p * np.log(safe)))
-
-
 def _summary(weights: np.ndarray) -> dict[str, Any]:
-    return {"weights": weights, "max_weight": float(weights.max()), "entropy": entropy_nats(weights)}
+    """The weights, the largest one and the entropy in nats (``attnlib.scaling.entropy``)."""
+    return {"weights": weights, "max_weight": float(weights.max()), "entropy": float(entropy(weights))}
 
 
 def sharpening_scores(d_k: int, *, seed: int = 0, n_keys: int = 8) -> np.ndarray:
