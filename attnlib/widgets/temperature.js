@@ -16,7 +16,7 @@ function render({ model, el }) {
     format: (p) => `T = ${fmt(logValue(p, lo, hi, steps), 3)}`,
   });
   root.append(h("div", { class: "attnw-controls" }, [slider.row]));
-  const scoreText = Array.from(scores, (x, i) => `${labels[i]} ${fmt(x, 3)}`).join(", ");
+  const scoreText = Array.from(scores, (x, i) => `${labels[i]} = ${fmt(x, 3)}`).join(", ");
   root.append(h("p", { class: "attnw-desc", text: `scores: ${scoreText}` }));
   const chart = barChart({ labels, title: "softmax(scores / T)", color: PALETTE.blue, name: "weights-bars" });
   const tShown = stat("T =", "temperature-value");
