@@ -571,3 +571,19 @@ def curves(
     if title:
         ax.set_title(title)
     return ax
+
+
+# --- "From scratch in NumPy" and "Why attention is parallel" (ch-scratch) ----------------------
+
+
+def loss_curve(
+    losses: Sequence[float], *, ax: Axes | None = None, title: str | None = None, logy: bool = False
+) -> Axes:
+    """The loss before each update (step 0 = before training). Used in: "From scratch in NumPy, and learning"."""
+    vals = np.asarray(losses, dtype=float)
+    if vals.ndim != 1 or vals.size < 2:
+        raise ValueError(f"losses must be a 1-d sequence of at least 2 values, got shape {vals.shape}")
+    ax = curves(np.arange(vals.size), {"loss": vals}, ax=ax, xlabel="update step", ylabel="MSE loss", title=title)
+    if logy:
+        ax.set_yscale("log")
+    return ax
