@@ -7,6 +7,7 @@ Core modules (softmax, attention, masks, modules) import only torch and NumPy. P
 from . import examples
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
+from .chunked import chunked_attention
 from .masks import causal_mask, padding_mask
 from .modules import MultiHeadAttention, ScaledDotProductAttention, SelfAttentionV1, SelfAttentionV2
 from .softmax import naive_softmax, softmax
@@ -19,6 +20,7 @@ __all__ = [
     "SelfAttentionV1",
     "SelfAttentionV2",
     "causal_mask",
+    "chunked_attention",
     "examples",
     "naive_softmax",
     "padding_mask",
