@@ -68,3 +68,14 @@ def test_naive_softmax_overflows_where_stable_does_not() -> None:
     x = np.array([1000.0, 1001.0, 1002.0])
     assert np.isnan(attnlib.naive_softmax(x)).any()
     assert np.isfinite(attnlib.softmax(x)).all()
+
+
+@pytest.mark.parametrize("backend", ["torch", "numpy"])
+def test_overflow_from_a_tiny_temperature_raises_instead_of_nan(backend) -> None:
+    x = np.array([[1e300, 1.0], [-1e300, 0.0]])
+    x = torch.from_numpy(x) if backend == "torch" else x
+    with pytest.raises(ValueError, match="temperature"):
+        attnlib.softmax(x, temperature=1e-300)  # 1e300 / 1e-300 overflows to +inf
+    # without the overflow the same values are fine
+    y = np.asarray(attnlib.softmax(x, temperature=1.0))
+    assert np.isfinite(y).all()
