@@ -48,9 +48,11 @@ def _softmax_torch(x: torch.Tensor, dim: int, t: float) -> torch.Tensor:
     m = z.amax(dim=dim, keepdim=True)
     _check_max(bool(torch.isnan(m).any()) or bool(torch.isposinf(m).any()), x, t)
     m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))  # all -inf slice
-    e = torch.exp(z - m)
+    e = (z - m).exp_()  # exp in place on the fresh difference: one large temporary, not two
     s = e.sum(dim=dim, keepdim=True)
-    out = e / torch.where(s > 0, s, torch.ones_like(s))
+    s = torch.where(s > 0, s, torch.ones_like(s))
+    # autograd keeps e for the backward of exp, so divide in place only when no gradient is tracked
+    out = e / s if e.requires_grad else e.div_(s)
     return out.to(x.dtype)
 
 

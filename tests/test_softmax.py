@@ -79,3 +79,13 @@ def test_overflow_from_a_tiny_temperature_raises_instead_of_nan(backend) -> None
     # without the overflow the same values are fine
     y = np.asarray(attnlib.softmax(x, temperature=1.0))
     assert np.isfinite(y).all()
+
+
+def test_gradients_are_correct_and_no_grad_gives_the_same_values() -> None:
+    """softmax divides in place only when autograd does not track it; both paths agree."""
+    x = torch.randn(3, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(0), requires_grad=True)
+    assert torch.autograd.gradcheck(lambda a: attnlib.softmax(a, temperature=0.7), (x,))
+    with torch.no_grad():
+        y = attnlib.softmax(x)
+    torch.testing.assert_close(y, attnlib.softmax(x).detach(), atol=0, rtol=0)
+    torch.testing.assert_close(y, torch.softmax(x, dim=-1), atol=1e-15, rtol=0)
