@@ -10,13 +10,15 @@ PORT ?= 8000
 # fails the run itself when no stored output was compared).
 PYTEST = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; }; pytest_rc
 
-.PHONY: book serve test lint unit nbval execute clean help
+.PHONY: book serve test lint unit nbval execute clean help bench bench-build
 
 help:
 	@echo "make book   build the site into _build/html"
 	@echo "make serve  serve _build/html on http://localhost:$(PORT)"
 	@echo "make test   lint, unit/property tests, nbval on every chapter, browser tests"
 	@echo "make execute  re-run every chapter from a clean kernel and store its outputs (authors)"
+	@echo "make bench  time and peak memory of readable, chunked and fused attention -> benchmarks/RESULTS.md"
+	@echo "make bench-build  time a clean, a no-op and a one-cell book build on a temporary copy"
 
 # --- setup -----------------------------------------------------------------------------------
 $(STAMP): requirements.txt pyproject.toml
@@ -58,6 +60,13 @@ test: $(STAMP)
 	$(PYTEST) -p tests.nbval_report --nbval --nbval-current-env \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 book/
 	@echo "==> all tests passed"
+
+# --- benchmarks (a few minutes each on 2 cores) ----------------------------------------------
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_attention.py --out benchmarks/RESULTS.md
+
+bench-build: $(STAMP)
+	$(BIN)/python benchmarks/bench_build.py --out benchmarks/BUILD_RESULTS.md
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -14,6 +14,7 @@ the old max, so ``run_sum`` and ``acc`` are multiplied by ``exp(m - m')`` before
 After the last block, ``acc / run_sum`` is exactly ``softmax(scores) @ v``. Only one
 ``(block_size, block_size)`` score tile per batch·head exists at a time, so the working memory is the
 output (linear in n) plus ``block_size²`` per batch·head — never the ``n_q × n_k`` matrix.
+``online_softmax_update`` is the one step, public so that it can be run by hand.
 
 Chapter: "Attention at scale".
 """
@@ -24,7 +25,7 @@ from typing import Any
 
 import torch
 
-from ._checks import check_positive_int
+from ._checks import check_min_ndim, check_positive_int
 from .attention import validate_qkv
 
 DEFAULT_BLOCK_SIZE = 256
@@ -88,24 +89,18 @@ def _query_block(
     scale: float, lead: torch.Size, i0: int, i1: int, last_key: int, block_size: int,
 ) -> torch.Tensor:
     """Output rows ``i0:i1``: the online-softmax loop over key blocks ``0:last_key``."""
-    q_blk = q[..., i0:i1, :]  # (..., bq, d_k)
+    q_blk = q[..., i0:i1, :] * scale  # (..., bq, d_k); scaling q is cheaper than scaling every score tile
     run_max = q.new_full((*lead, i1 - i0, 1), float("-inf"))  # (..., bq, 1), largest score so far
     run_sum = q.new_zeros((*lead, i1 - i0, 1))  # (..., bq, 1), sum of exp(score - run_max)
     acc = q.new_zeros((*lead, i1 - i0, v.shape[-1]))  # (..., bq, d_v), sum of exp(score - run_max) v
     for j0 in range(0, last_key, block_size):
         j1 = min(j0 + block_size, last_key)
-        scores = (q_blk @ k[..., j0:j1, :].transpose(-2, -1)) * scale  # (..., bq, bk)
+        scores = q_blk @ k[..., j0:j1, :].transpose(-2, -1)  # (..., bq, bk), scaled through q_blk
         allowed = _allowed(mask, causal, i0, i1, j0, j1, q.device)
         if allowed is not None:
-            scores = scores.masked_fill(~allowed, float("-inf"))
-        new_max = torch.maximum(run_max, scores.amax(dim=-1, keepdim=True))  # (..., bq, 1)
-        # a row that has seen only masked keys keeps max -inf; subtract 0 there so exp gives 0, not NaN
-        shift = torch.where(new_max == float("-inf"), torch.zeros_like(new_max), new_max)
-        p = torch.exp(scores - shift)  # (..., bq, bk), unnormalised weights of this block
-        alpha = torch.exp(run_max - shift)  # (..., bq, 1), rescales what was summed against the old max
-        run_sum = alpha * run_sum + p.sum(dim=-1, keepdim=True)  # (..., bq, 1)
-        acc = alpha * acc + p @ v[..., j0:j1, :]  # (..., bq, d_v)
-        run_max = new_max
+            scores.masked_fill_(allowed.logical_not(), float("-inf"))
+        run_max, run_sum, acc = _update(scores, v[..., j0:j1, :], run_max, run_sum, acc)
+        del scores  # the tile is freed here, before the next one is made
     # NaN or +inf anywhere in a row's scores shows up in its max (torch.maximum/amax propagate NaN)
     if bool(torch.isnan(run_max).any()) or bool(torch.isposinf(run_max).any()):
         raise ValueError(
@@ -115,6 +110,49 @@ def _query_block(
         )
     # rows with no allowed key have run_sum = 0 and acc = 0: divide by 1 so the output row is exactly 0
     return acc / torch.where(run_sum > 0, run_sum, torch.ones_like(run_sum))  # (..., bq, d_v)
+
+
+def online_softmax_update(
+    scores: torch.Tensor, v_blk: torch.Tensor, run_max: torch.Tensor, run_sum: torch.Tensor, acc: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Fold one block of scores into the running max, running sum and accumulator; return the new three.
+
+    ``scores`` is ``(..., n_q, b)`` (already scaled; masked keys ``-inf``), ``v_blk`` is
+    ``(..., b, d_v)``, ``run_max`` and ``run_sum`` are ``(..., n_q, 1)`` and ``acc`` is
+    ``(..., n_q, d_v)``. Start from ``run_max = -inf``, ``run_sum = 0``, ``acc = 0``; after the last
+    block, ``acc / run_sum`` is ``softmax(all scores) @ v``. ``scores`` is overwritten with the
+    block's ``exp(score - new max)`` so that no second tile is needed: pass a copy to keep it.
+
+    The one step of ``chunked_attention``, public so that "Attention at scale" can run it by hand.
+    """
+    for name, x in (("scores", scores), ("v_blk", v_blk), ("run_max", run_max), ("run_sum", run_sum), ("acc", acc)):
+        if not isinstance(x, torch.Tensor):
+            raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
+        check_min_ndim(x, name)
+    n_q, b, d_v = scores.shape[-2], scores.shape[-1], v_blk.shape[-1]
+    if v_blk.shape[-2] != b:
+        raise ValueError(f"scores {tuple(scores.shape)} has {b} keys but v_blk {tuple(v_blk.shape)} "
+                         f"has {v_blk.shape[-2]} rows")
+    for name, x, last in (("run_max", run_max, 1), ("run_sum", run_sum, 1), ("acc", acc, d_v)):
+        if x.shape[-2:] != (n_q, last):
+            raise ValueError(f"{name} must have shape (..., {n_q}, {last}) for scores {tuple(scores.shape)} "
+                             f"and v_blk {tuple(v_blk.shape)}, got {tuple(x.shape)}")
+    return _update(scores, v_blk, run_max, run_sum, acc)
+
+
+def _update(
+    scores: torch.Tensor, v_blk: torch.Tensor, run_max: torch.Tensor, run_sum: torch.Tensor, acc: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    # The running max is a constant shift that cancels in acc / run_sum, so it is computed without
+    # autograd; gradients stay exact and the tile can be exponentiated in place.
+    new_max = torch.maximum(run_max, scores.detach().amax(dim=-1, keepdim=True))  # (..., bq, 1)
+    # a row that has seen only masked keys keeps max -inf; subtract 0 there so exp gives 0, not NaN
+    shift = torch.where(new_max == float("-inf"), torch.zeros_like(new_max), new_max)
+    p = scores.sub_(shift).exp_()  # (..., bq, bk), unnormalised weights of this block, in place
+    alpha = torch.exp(run_max - shift)  # (..., bq, 1), rescales what was summed against the old max
+    run_sum = alpha * run_sum + p.sum(dim=-1, keepdim=True)  # (..., bq, 1)
+    acc = alpha * acc + p @ v_blk  # (..., bq, d_v)
+    return new_max, run_sum, acc
 
 
 def _allowed(

@@ -148,3 +148,48 @@ def heatmap(
     if title:
         ax.set_title(title)
     return ax
+
+
+def growth(
+    n: Sequence[float],
+    series: Mapping[str, Sequence[float]],
+    *,
+    ax: Axes | None = None,
+    ylabel: str = "",
+    title: str | None = None,
+    slope: float | None = 2.0,
+    xlabel: str = "sequence length n",
+) -> Axes:
+    """Log-log lines of how quantities grow with ``n``, one line per entry of ``series``.
+
+    With ``slope`` set, a dashed guide ``∝ n^slope`` is drawn through the first point of the
+    first series, so a quadratic cost shows as a line parallel to it. Non-positive or missing
+    (NaN) values are left out of a line. Used in: "Attention at scale".
+    """
+    x = np.asarray(n, dtype=float)
+    if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)) or np.any(x <= 0):
+        raise ValueError(f"n must be a 1-d sequence of at least 2 positive numbers, got {x.tolist()}")
+    if not series:
+        raise ValueError("series must be a non-empty mapping of name -> values")
+    data = {k: np.asarray(v, dtype=float) for k, v in series.items()}
+    for k, v in data.items():
+        if v.shape != x.shape:
+            raise ValueError(f"series {k!r} has shape {v.shape}, expected {x.shape} to match n")
+    ax = _axes(ax, (6, 4))
+    for i, (name, y) in enumerate(data.items()):
+        ok = np.isfinite(y) & (y > 0)
+        ax.plot(x[ok], y[ok], marker="o", color=style.CYCLE[i % len(style.CYCLE)], label=name)
+    first = next(iter(data.values()))
+    ok = np.isfinite(first) & (first > 0)
+    if slope is not None and ok.any():
+        x0, y0 = x[ok][0], first[ok][0]
+        ax.plot(x, y0 * (x / x0) ** slope, ls="--", color=style.PALETTE["grey"], lw=1,
+                label=f"∝ n^{slope:g}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    return ax

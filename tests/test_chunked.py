@@ -228,3 +228,35 @@ def test_scores_that_overflow_raise_instead_of_returning_nan() -> None:
         chunked_attention(q, k, torch.ones(1, 5, 2), block_size=2)
     with pytest.raises(ValueError):  # the readable attention refuses too
         sdpa(q, k, torch.ones(1, 5, 2))
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(1, 20), split=st.data())
+def test_online_softmax_update_by_hand_equals_softmax_then_v(seed, n, split) -> None:
+    g = torch.Generator().manual_seed(seed)
+    scores = torch.randn(2, n, generator=g, dtype=torch.float64) * 5  # (2 queries, n keys)
+    v = torch.randn(n, 3, generator=g, dtype=torch.float64)  # (n, 3)
+    cuts = sorted(set(split.draw(st.lists(st.integers(1, n), max_size=4)) + [n]))
+    run_max = torch.full((2, 1), float("-inf"), dtype=torch.float64)
+    run_sum = torch.zeros(2, 1, dtype=torch.float64)
+    acc = torch.zeros(2, 3, dtype=torch.float64)
+    start = 0
+    for stop in cuts:
+        run_max, run_sum, acc = attnlib.chunked.online_softmax_update(
+            scores[:, start:stop].clone(), v[start:stop], run_max, run_sum, acc)
+        start = stop
+    torch.testing.assert_close(run_max, scores.amax(-1, keepdim=True), atol=0, rtol=0)
+    torch.testing.assert_close(run_sum, torch.exp(scores - run_max).sum(-1, keepdim=True), atol=1e-12, rtol=0)
+    torch.testing.assert_close(acc / run_sum, attnlib.softmax(scores) @ v, atol=1e-12, rtol=0)
+
+
+def test_online_softmax_update_rejects_mismatched_state() -> None:
+    upd = attnlib.chunked.online_softmax_update
+    s, v = torch.zeros(2, 3), torch.zeros(3, 4)
+    m, l, a = torch.zeros(2, 1), torch.zeros(2, 1), torch.zeros(2, 4)  # noqa: E741
+    with pytest.raises(ValueError, match=r"v_blk \(4, 4\)"):
+        upd(s, torch.zeros(4, 4), m, l, a)
+    with pytest.raises(ValueError, match=r"acc must have shape \(\.\.\., 2, 4\).*got \(2, 3\)"):
+        upd(s, v, m, l, torch.zeros(2, 3))
+    with pytest.raises(TypeError, match="list"):
+        upd(s, v, [0.0], l, a)
