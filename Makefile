@@ -10,7 +10,7 @@ PORT ?= 8000
 # fails the run itself when no stored output was compared).
 PYTEST = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; }; pytest_rc
 
-.PHONY: book serve test lint unit nbval execute clean help bench bench-build
+.PHONY: book site serve test lint execute clean help browser-deps bench bench-build
 
 help:
 	@echo "make book   build the site into _build/html"
@@ -33,11 +33,21 @@ $(STAMP): requirements.txt pyproject.toml
 .PHONY: setup
 setup: $(STAMP)
 
+# Front-end assets pinned in package-lock.json (require.js, widget html-manager, anywidget, MathJax,
+# axe-core), installed exactly with `npm ci`.
+NPM_STAMP := node_modules/.installed
+$(NPM_STAMP): package.json package-lock.json
+	@echo "==> installing pinned front-end assets (npm ci)"
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
 # --- the book --------------------------------------------------------------------------------
-book: $(STAMP)
-	@echo "==> building the book (notebooks executed with execute_notebooks: cache)"
-	$(BIN)/jupyter-book build -W -n --keep-going .
+book: site
 	@echo "==> built: open $(CURDIR)/_build/html/index.html, or run 'make serve'"
+
+site: $(STAMP)
+	@echo "==> building the book (notebooks executed with execute_notebooks: cache; -W: warnings fail)"
+	$(BIN)/jupyter-book build -W -n --keep-going .
 
 serve:
 	@test -f _build/html/index.html || { echo "no site yet: run 'make book' first"; exit 1; }
@@ -51,15 +61,28 @@ execute: $(STAMP)
 	done
 
 # --- tests -----------------------------------------------------------------------------------
-test: $(STAMP)
-	@echo "==> [1/3] lint (ruff)"
+test: $(STAMP) browser-deps
+	@echo "==> [1/5] lint (ruff)"
 	$(BIN)/ruff check .
-	@echo "==> [2/3] unit and property tests"
-	$(PYTEST) tests
-	@echo "==> [3/3] nbval: re-run every chapter and compare its stored outputs"
+	@echo "==> [2/5] unit and property tests"
+	$(PYTEST) tests --ignore=tests/browser
+	@echo "==> [3/5] nbval: re-run every chapter and compare its stored outputs"
 	$(PYTEST) -p tests.nbval_report --nbval --nbval-current-env \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 book/
+	@echo "==> [4/5] build the site"
+	$(MAKE) --no-print-directory site
+	@echo "==> [5/5] browser tests (Debian's chromium via Playwright, all other hosts blocked)"
+	$(PYTEST) tests/browser
 	@echo "==> all tests passed"
+
+# Debian's chromium for the browser tests; installed with apt in CI (never a downloaded browser).
+browser-deps:
+	@if [ -n "$${CHROMIUM:-}" ] || command -v chromium >/dev/null; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	if [ "$${CI:-}" = true ] || [ "$$(id -u)" = 0 ]; then \
+	  echo "==> installing Debian's chromium with apt-get"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; \
+	else echo "chromium is missing: install it with 'sudo apt-get install -y chromium' (or set CHROMIUM=/path)"; exit 1; fi
 
 # --- benchmarks (a few minutes each on 2 cores) ----------------------------------------------
 bench: $(STAMP)

@@ -123,7 +123,7 @@ def heatmap(
 ) -> Axes:
     """Seaborn heatmap of a 2-d matrix (rows = queries, columns = keys), annotated with values.
 
-    Used in: "Attention maps", "Multi-head attention and the causal mask".
+    Used in: "Attention maps", "Attention in PyTorch", "Multi-head attention and the causal mask".
     """
     import seaborn as sns
 
@@ -145,6 +145,429 @@ def heatmap(
     ax.grid(False)
     ax.set_xlabel("key")
     ax.set_ylabel("query")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def _check_2d_vector(vec: Sequence[float], name: str) -> np.ndarray:
+    arr = np.asarray(vec.detach().cpu() if hasattr(vec, "detach") else vec, dtype=float)
+    if arr.shape != (2,):
+        raise ValueError(f"{name} must have shape (2,), got {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or Inf: {arr.tolist()}")
+    return arr
+
+
+def _as_1d(values: Sequence[float], name: str, n: int) -> np.ndarray:
+    arr = np.asarray(values.detach().cpu() if hasattr(values, "detach") else values, dtype=float)
+    if arr.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},) to match the {n} labels, got {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or Inf: {arr.tolist()}")
+    return arr
+
+
+def _extra_arrow(ax: Axes, tip: np.ndarray, *, color: str, label: str, dashed: bool) -> None:
+    """An arrow from the origin to ``tip`` with its label below the tip, and the limits widened to
+    show it (for a vector that may coincide with one drawn by ``vectors_2d``)."""
+    ax.annotate("", xy=tip, xytext=(0, 0), arrowprops={
+        "arrowstyle": "-|>", "color": color, "lw": 2.2, "ls": "--" if dashed else "-",
+        "shrinkA": 0, "shrinkB": 0})
+    ax.annotate(label, xy=tip, xytext=(10, -26), textcoords="offset points", fontsize=10, color=color,
+                fontweight="bold")
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    pad = 0.15 * max(x1 - x0, y1 - y0)
+    ax.set_xlim(min(x0, tip[0] - pad), max(x1, tip[0] + 3 * pad))
+    ax.set_ylim(min(y0, tip[1] - pad), max(y1, tip[1] + pad))
+
+
+def similarity_qk(
+    query: Sequence[float],
+    keys: Mapping[str, Sequence[float]],
+    *,
+    ax: Axes | None = None,
+    query_label: str = "query",
+    title: str | None = None,
+    max_marker_area: float = 2400.0,
+) -> Axes:
+    """Step 1 of the geometric view: the query and the keys in Q·K space, with a circle at the tip
+    of each key whose *area* is proportional to its score ``q·k`` (hollow if the score is < 0).
+
+    The scores are computed here from the vectors (``keys @ query``) and written next to each key,
+    so the picture cannot disagree with the numbers. The dotted line is the query's direction.
+    Used in: "Worked example: 'it' attends".
+    """
+    q = _check_2d_vector(query, "query")
+    pts = _as_2d_points(keys)
+    names = list(pts)
+    K = np.stack([pts[n] for n in names])  # (n_keys, 2)
+    scores = K @ q  # (n_keys,)
+    colors = {n: style.CYCLE[(i + 1) % len(style.CYCLE)] for i, n in enumerate(names)}
+    ax = vectors_2d(pts, ax=ax, colors=colors, title=title)
+    _extra_arrow(ax, q, color=style.CYCLE[0], label=query_label, dashed=True)
+    reach = float(np.abs(np.vstack([q, K])).max()) * 1.6
+    unit = q / np.linalg.norm(q) if np.linalg.norm(q) > 0 else q
+    ax.plot([-reach * unit[0], reach * unit[0]], [-reach * unit[1], reach * unit[1]],
+            ls=":", color=style.CYCLE[0], lw=1.2, zorder=0)
+    biggest = float(np.abs(scores).max()) or 1.0
+    for name, k, s in zip(names, K, scores):
+        area = max_marker_area * abs(float(s)) / biggest
+        ax.scatter([k[0]], [k[1]], s=area, facecolors=colors[name] if s >= 0 else "none",
+                   edgecolors=colors[name], alpha=0.25 if s >= 0 else 1.0, linewidths=1.5, zorder=1)
+        ax.annotate(f"q·k = {s:.1f}", xy=(k[0], k[1]), xytext=(8, -14), textcoords="offset points",
+                    fontsize=9, color=colors[name])
+    ax.set_xlabel("dimension 1")
+    ax.set_ylabel("dimension 2")
+    return ax
+
+
+def scaling_softmax_bars(
+    scores: Sequence[float],
+    labels: Sequence[str],
+    *,
+    d_k: int,
+    axes: Sequence[Axes] | None = None,
+) -> tuple[Axes, Axes]:
+    """Steps 2–3 of the geometric view, as bars: left, the raw scores next to the scaled logits
+    ``score / √d_k``; right, the softmax weights of the logits (computed with ``attnlib.softmax``).
+
+    Two panels because scores and weights have different units: pass two Axes in ``axes`` or get a
+    new 1×2 figure. Returns ``(scores_axes, weights_axes)``. Used in: "Worked example: 'it' attends".
+    """
+    from ._checks import check_positive_int
+    from .softmax import softmax
+
+    labels = list(labels)
+    s = _as_1d(scores, "scores", len(labels))
+    d_k = check_positive_int(d_k, "d_k")
+    if axes is None:
+        style.use()
+        _, axes = plt.subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"width_ratios": [3, 2]})
+    if len(axes) != 2:
+        raise ValueError(f"axes must hold exactly 2 Axes, got {len(axes)}")
+    logits = s / np.sqrt(d_k)  # (n,)
+    weights = softmax(logits)  # (n,)
+    left = grouped_bars({"score q·k": s, f"logit q·k / √{d_k}": logits}, labels, ax=axes[0],
+                        ylabel="score", title="Scaling", fmt="{:.2f}")
+    right = grouped_bars({"softmax weight": weights}, labels, ax=axes[1], ylabel="attention weight",
+                         title="Softmax", fmt="{:.0%}")
+    right.set_ylim(0, 1.1)
+    right.legend().remove()
+    return left, right
+
+
+def _convex_hull(points: np.ndarray) -> np.ndarray:
+    """Vertices of the convex hull of 2-d points, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(map(tuple, np.unique(points, axis=0)))
+    if len(pts) <= 2:
+        return np.asarray(pts)
+
+    def cross(o: tuple, a: tuple, b: tuple) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    hull: list[tuple] = []
+    for seq in (pts, pts[::-1]):
+        start = len(hull)
+        for p in seq:
+            while len(hull) - start >= 2 and cross(hull[-2], hull[-1], p) <= 0:
+                hull.pop()
+            hull.append(p)
+        hull.pop()
+    return np.asarray(hull)
+
+
+def weighted_sum_v(
+    values: Mapping[str, Sequence[float]],
+    weights: Sequence[float],
+    *,
+    ax: Axes | None = None,
+    title: str | None = None,
+    context_label: str = "context",
+) -> Axes:
+    """Step 4 of the geometric view: the value vectors in V space, the context vector
+    ``Σ wᵢ vᵢ`` (computed here as ``weights @ values``), and a line from the context to each value
+    whose width is proportional to its weight. Attention weights are non-negative and sum to 1, so
+    the context always lies inside the shaded convex hull of the values.
+
+    ``weights`` must be non-negative and sum to 1 (± 1e-6), else ``ValueError``.
+    Used in: "Worked example: 'it' attends".
+    """
+    pts = _as_2d_points(values)
+    names = list(pts)
+    w = _as_1d(weights, "weights", len(names))
+    if (w < 0).any() or not np.isclose(w.sum(), 1.0, atol=1e-6):
+        raise ValueError(f"weights must be >= 0 and sum to 1 (attention weights), got {w.tolist()} (sum {w.sum():.6g})")
+    V = np.stack([pts[n] for n in names])  # (n, 2)
+    context = w @ V  # (2,)
+    colors = {n: style.CYCLE[(i + 1) % len(style.CYCLE)] for i, n in enumerate(names)}
+    ax = vectors_2d(pts, ax=ax, colors=colors, title=title)
+    _extra_arrow(ax, context, color=style.PALETTE["ink"],
+                 label=f"{context_label} [{context[0]:.2f}, {context[1]:.2f}]", dashed=False)
+    hull = _convex_hull(V)
+    if len(hull) >= 3:
+        ax.fill(hull[:, 0], hull[:, 1], color=style.PALETTE["sky"], alpha=0.15, zorder=0)
+    for name, v, wi in zip(names, V, w):
+        ax.plot([context[0], v[0]], [context[1], v[1]], color=colors[name], lw=0.5 + 10 * wi, alpha=0.6,
+                solid_capstyle="round", zorder=1)
+        ax.annotate(f"w = {wi:.2f}", xy=(v[0], v[1]), xytext=(6, -16), textcoords="offset points",
+                    fontsize=9, color=colors[name])
+    ax.scatter([context[0]], [context[1]], s=60, color=style.PALETTE["ink"], zorder=3)
+    ax.set_xlabel("value dimension 1")
+    ax.set_ylabel("value dimension 2")
+    return ax
+
+
+# --- "From words to attention" (chapters 01-03) ---------------------------------------------------
+
+
+def word_shifts(
+    points: Mapping[str, Sequence[float]],
+    shifts: Mapping[str, tuple[Sequence[float], Sequence[float]]] | None = None,
+    *,
+    ax: Axes | None = None,
+    title: str | None = None,
+    xlabel: str = "",
+    ylabel: str = "",
+    limits: tuple[float, float, float, float] | None = None,
+) -> Axes:
+    """Words as labelled dots, plus optional moves drawn as dashed arrows.
+
+    ``points`` maps a label to a 2-d position (drawn as a dot). ``shifts`` maps a label to a pair
+    ``(start, end)``: a square at ``start`` (e.g. the static embedding), a star at ``end`` (e.g.
+    the contextual one) and a dashed arrow between them. ``limits`` is ``(xmin, xmax, ymin, ymax)``;
+    pass the same limits to two side-by-side panels so their positions compare directly.
+    Used in: "Context changes meaning".
+    """
+    pts = _as_2d_points(points)
+    moves: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for name, pair in (shifts or {}).items():
+        if len(pair) != 2:
+            raise ValueError(f"shift {name!r} must be a (start, end) pair, got {len(pair)} items")
+        start, end = _as_2d_points({f"{name} start": pair[0], f"{name} end": pair[1]}).values()
+        moves[name] = (start, end)
+    ax = _axes(ax, (5, 5))
+    for name, p in pts.items():
+        ax.scatter(*p, s=60, color=style.PALETTE["blue"], zorder=3)
+        ax.annotate(name, p, xytext=(6, 4), textcoords="offset points", color=style.PALETTE["blue"])
+    for name, (start, end) in moves.items():
+        ax.scatter(*start, s=90, marker="s", color=style.PALETTE["red"], zorder=4)
+        ax.annotate(f"{name} (static)", start, xytext=(6, -14), textcoords="offset points",
+                    color=style.PALETTE["red"])
+        ax.scatter(*end, s=160, marker="*", color=style.PALETTE["green"], zorder=4)
+        ax.annotate(f"{name} (in context)", end, xytext=(6, 4), textcoords="offset points",
+                    color=style.PALETTE["green"])
+        ax.annotate("", xy=end, xytext=start, arrowprops={"arrowstyle": "-|>", "color": style.PALETTE["ink"],
+                                                          "lw": 1.6, "linestyle": "--", "shrinkA": 5, "shrinkB": 7})
+    if limits is not None:
+        if len(limits) != 4 or not limits[0] < limits[1] or not limits[2] < limits[3]:
+            raise ValueError(f"limits must be (xmin, xmax, ymin, ymax) with min < max, got {limits}")
+        ax.set_xlim(limits[0], limits[1])
+        ax.set_ylim(limits[2], limits[3])
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+# --- "Attention in PyTorch" and "Multi-head attention and the causal mask" (ch-torch) ---------
+
+
+def batch_diagram(values: np.ndarray, tokens: Sequence[Sequence[str]], *, ax: Axes | None = None) -> Axes:
+    """Token, sequence and batch side by side, drawn from a ``(batch, seq, d)`` array.
+
+    Left: one token, a column of ``d`` numbers (shape ``[D]``). Middle: the first sequence, ``seq``
+    such columns (``[S, D]``). Right: the whole batch as stacked sequences (``[B, S, D]``). Cell
+    colours are the values (viridis). ``tokens[b][s]`` labels token ``s`` of sequence ``b``.
+    Used in: "Attention in PyTorch".
+    """
+    import matplotlib as mpl
+    from matplotlib.patches import Rectangle
+
+    arr = np.asarray(values.detach().cpu() if hasattr(values, "detach") else values, dtype=float)
+    if arr.ndim != 3 or 0 in arr.shape:
+        raise ValueError(f"values must be a non-empty (batch, seq, d) array, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"values contain NaN or Inf (shape {arr.shape})")
+    b_n, s_n, d_n = arr.shape
+    if len(tokens) != b_n or any(len(t) != s_n for t in tokens):
+        raise ValueError(f"tokens must be {b_n} sequences of {s_n} words to match values of shape {arr.shape}")
+    ax = _axes(ax, (12, 5.5))
+    norm = mpl.colors.Normalize(vmin=float(arr.min()), vmax=float(arr.max()))
+    cmap = mpl.colormaps["viridis"]
+
+    def column(x0: float, y0: float, vec: np.ndarray, alpha: float = 1.0) -> None:
+        for j, val in enumerate(vec):  # feature j drawn top to bottom
+            ax.add_patch(Rectangle((x0, y0 + d_n - 1 - j), 1, 1, facecolor=cmap(norm(val)),
+                                   edgecolor="white", lw=1.2, alpha=alpha))
+
+    def caption(x: float, text: str) -> None:
+        ax.text(x, -0.6, text, ha="center", va="top", fontsize=11)
+
+    ink = style.PALETTE["ink"]
+    column(0, 0, arr[0, 0])  # one token
+    ax.text(-0.3, d_n / 2, f"{d_n} features", ha="right", va="center", rotation=90, fontsize=9, color=ink)
+    ax.text(0.5, d_n + 0.3, tokens[0][0], ha="center", va="bottom", fontsize=10, color=ink)
+    caption(0.5, f"token\n[D] = [{d_n}]")
+    x_seq = 3.0
+    for s in range(s_n):  # one sequence
+        column(x_seq + s, 0, arr[0, s])
+        ax.text(x_seq + s + 0.5, d_n + 0.3, tokens[0][s], ha="center", va="bottom", fontsize=10,
+                rotation=30, color=ink)
+    caption(x_seq + s_n / 2, f"sequence\n[S, D] = [{s_n}, {d_n}]")
+    x_batch, step = x_seq + s_n + 3.0, 0.9
+    for b in reversed(range(b_n)):  # back layers first, sequence 0 in front
+        for s in range(s_n):
+            column(x_batch + b * step + s, b * step, arr[b, s])
+    x_label = x_batch + (b_n - 1) * step + s_n + 0.6
+    for b in range(b_n):  # one label per layer, right of the stack, with a leader line
+        y = b * step + d_n - 0.5
+        ax.plot([x_batch + b * step + s_n, x_label - 0.1], [y, y], color=style.PALETTE["grey"], lw=0.8)
+        ax.text(x_label, y, f"sequence {b}: " + " ".join(tokens[b]), ha="left", va="center",
+                fontsize=9, color=ink)
+    caption(x_batch + s_n / 2, f"batch\n[B, S, D] = [{b_n}, {s_n}, {d_n}]")
+    ax.set_xlim(-1.5, x_label + 0.45 * max(len(' '.join(t)) + 12 for t in tokens))
+    ax.set_ylim(-2.2, d_n + (b_n - 1) * step + 1.6)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return ax
+
+
+def heatmap_grid(
+    weights: np.ndarray,
+    *,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
+    titles: Sequence[str] | None = None,
+    ncols: int = 4,
+    annotate: bool = False,
+    axes: np.ndarray | None = None,
+) -> np.ndarray:
+    """One ``heatmap`` per leading index of a ``(panels, n_q, n_k)`` array (e.g. one per head),
+    on a shared colour scale from 0 to the largest weight, with a colour bar on the last column.
+    Returns the array of Axes. Used in: "Multi-head attention and the causal mask".
+    """
+    arr = np.asarray(weights.detach().cpu() if hasattr(weights, "detach") else weights, dtype=float)
+    if arr.ndim != 3 or 0 in arr.shape:
+        raise ValueError(f"weights must be a non-empty (panels, n_q, n_k) array, got shape {arr.shape}")
+    if isinstance(ncols, bool) or not isinstance(ncols, int) or ncols < 1:
+        raise ValueError(f"ncols must be an int >= 1, got {ncols!r}")
+    p = arr.shape[0]
+    titles = [f"head {i + 1}" for i in range(p)] if titles is None else list(titles)
+    if len(titles) != p:
+        raise ValueError(f"titles has {len(titles)} entries, weights has {p} panels (shape {arr.shape})")
+    ncols = min(ncols, p)
+    nrows = -(-p // ncols)
+    if axes is None:
+        style.use()
+        _, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 1, 3.4 * nrows), squeeze=False)
+    axes = np.asarray(axes).reshape(-1)
+    if axes.size < p:
+        raise ValueError(f"axes has {axes.size} entries, need at least {p}")
+    vmax = float(arr.max())
+    for i, ax in enumerate(axes):
+        if i >= p:
+            ax.set_visible(False)
+            continue
+        heatmap(arr[i], row_labels=row_labels, col_labels=col_labels, ax=ax, title=titles[i],
+                annotate=annotate, vmin=0.0, vmax=vmax)
+        last_in_row = (i % ncols == ncols - 1) or i == p - 1
+        if not last_in_row:
+            ax.collections[0].colorbar.remove()
+        if i % ncols:
+            ax.set_ylabel("")
+    return axes
+
+
+# --- histograms and curves (chapters "Softmax" and "Why divide by √d_k") -----------------------
+
+
+def _finite_1d(name: str, values: Sequence[float] | np.ndarray) -> np.ndarray:
+    arr = np.asarray(values, dtype=float)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"series {name!r} must be a non-empty 1-d array, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"series {name!r} contains NaN or Inf (shape {arr.shape})")
+    return arr
+
+
+def histograms(
+    samples: Mapping[str, Sequence[float] | np.ndarray],
+    *,
+    ax: Axes | None = None,
+    bins: int = 40,
+    value_range: tuple[float, float] | None = None,
+    density: bool = False,
+    colors: Mapping[str, str] | None = None,
+    xlabel: str = "",
+    title: str | None = None,
+) -> Axes:
+    """Histograms of one or more 1-d samples on one Axes, on shared bin edges, drawn as a light
+    fill with a solid outline so overlaid samples stay readable. ``density=True`` scales each to
+    unit area (needed to overlay samples of very different spread).
+    Used in: "Why divide by √d_k".
+    """
+    if not isinstance(samples, Mapping) or not samples:
+        raise ValueError("samples must be a non-empty mapping of label -> 1-d array")
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+        raise ValueError(f"bins must be an int >= 1, got {bins!r}")
+    data = {k: _finite_1d(k, v) for k, v in samples.items()}
+    if value_range is None:
+        lo = min(float(v.min()) for v in data.values())
+        hi = max(float(v.max()) for v in data.values())
+        value_range = (lo, hi if hi > lo else lo + 1.0)
+    if not value_range[0] < value_range[1]:
+        raise ValueError(f"value_range must be (low, high) with low < high, got {value_range}")
+    edges = np.linspace(value_range[0], value_range[1], bins + 1)
+    ax = _axes(ax, (6, 3.5))
+    colors = dict(colors or {})
+    for i, (name, vals) in enumerate(data.items()):
+        c = colors.get(name, style.CYCLE[i % len(style.CYCLE)])
+        ax.hist(vals, bins=edges, density=density, color=c, alpha=0.25)
+        ax.hist(vals, bins=edges, density=density, color=c, histtype="step", lw=1.8, label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("density" if density else "count")
+    if len(data) > 1:
+        ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def curves(
+    x: Sequence[float] | np.ndarray,
+    series: Mapping[str, Sequence[float] | np.ndarray],
+    *,
+    ax: Axes | None = None,
+    xlabel: str = "",
+    ylabel: str = "",
+    logx: bool = False,
+    colors: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Axes:
+    """One line with markers per entry of ``series``, all against the same ``x``.
+    Used in: "Softmax", "Why divide by √d_k".
+    """
+    if not isinstance(series, Mapping) or not series:
+        raise ValueError("series must be a non-empty mapping of label -> values")
+    xs = _finite_1d("x", x)
+    data = {k: _finite_1d(k, v) for k, v in series.items()}
+    for k, v in data.items():
+        if v.shape != xs.shape:
+            raise ValueError(f"series {k!r} has shape {v.shape}, expected {xs.shape} to match x")
+    if logx and (xs <= 0).any():
+        raise ValueError(f"logx needs x > 0, got min {xs.min()}")
+    ax = _axes(ax, (6, 3.5))
+    colors = dict(colors or {})
+    for i, (name, vals) in enumerate(data.items()):
+        ax.plot(xs, vals, marker="o", lw=2, label=name, color=colors.get(name, style.CYCLE[i % len(style.CYCLE)]))
+    if logx:
+        ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(frameon=False)
     if title:
         ax.set_title(title)
     return ax
