@@ -4,7 +4,7 @@ Core modules (softmax, attention, masks, modules) import only torch and NumPy. P
 ``attnlib.plots`` / ``attnlib.style`` and widgets in ``attnlib.widgets``; import them explicitly.
 """
 
-from . import examples, heads, scaling, text
+from . import chunked, cost, examples, heads, scaling, text
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
 from .chunked import chunked_attention
@@ -20,7 +20,9 @@ __all__ = [
     "SelfAttentionV1",
     "SelfAttentionV2",
     "causal_mask",
+    "chunked",
     "chunked_attention",
+    "cost",
     "examples",
     "heads",
     "naive_softmax",

@@ -607,7 +607,7 @@ def growth(
     if slope is not None and ok.any():
         x0, y0 = x[ok][0], first[ok][0]
         ax.plot(x, y0 * (x / x0) ** slope, ls="--", color=style.PALETTE["grey"], lw=1,
-                label=f"∝ n^{slope:g}")
+                label=rf"$\propto n^{{{slope:g}}}$")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)

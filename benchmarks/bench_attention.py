@@ -23,6 +23,8 @@ import sys
 import time
 from pathlib import Path
 
+from attnlib import cost
+
 IMPLS = ("sdpa", "readable", "chunked")
 LABEL = {"sdpa": "torch SDPA (fused)", "readable": "attnlib readable", "chunked": "attnlib chunked"}
 GEMM_N = 2048
@@ -41,27 +43,6 @@ MEMORY_METHOD = (
 
 
 # ----------------------------------------------------------------------------- worker side
-def _status_bytes(key: str) -> int | None:
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        return None
-    return None
-
-
-def _reset_peak() -> bool:
-    """Reset the kernel's RSS high-water mark of this process (Linux ≥ 4.0)."""
-    try:
-        with open("/proc/self/clear_refs", "w", encoding="ascii") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
-
-
 def _attention_fn(impl: str, q, k, v):  # noqa: ANN001, ANN202
     import torch.nn.functional as F
 
@@ -109,23 +90,22 @@ def worker_attention(impl: str, b: int, h: int, n: int, d: int, reps: int, gemm_
     fn = _attention_fn(impl, q, k, v)
     del tiny
     gc.collect()
-    hwm_reset = _reset_peak()
-    rss_before = _status_bytes("VmRSS")
     times = []
     with torch.no_grad():
-        for i in range(reps):
+        with cost.PeakRSS() as mem:
             t0 = time.perf_counter()
-            result = fn()
+            fn()  # the result is dropped at once; its memory is part of the peak
             times.append(time.perf_counter() - t0)
-            del result
-            if i == 0:
-                peak = _status_bytes("VmHWM") if hwm_reset else None
-    if peak is None:  # no /proc: the lifetime peak, which also includes the set-up of this process
+        for _ in range(reps - 1):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+    peak, before, method = mem.peak, mem.before, "VmHWM (reset before the call)"
+    if peak is None:  # no resettable high-water mark: the lifetime peak, which includes the set-up
         import resource
 
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    return {"impl": impl, "n": n, "times": times, "rss_before": rss_before, "peak": peak,
-            "peak_method": "VmHWM (reset before the call)" if hwm_reset else "ru_maxrss (whole process)",
+        peak, before, method = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, None, "ru_maxrss"
+    return {"impl": impl, "n": n, "times": times, "rss_before": before, "peak": peak, "peak_method": method,
             "gemm_times": _gemm_seconds(gemm_reps) if gemm_reps else []}
 
 
@@ -184,16 +164,6 @@ def plan(n: int) -> tuple[int, int]:
     if n <= 2048:
         return 1, 2
     return 1, 1
-
-
-def matrix_bytes(b: int, h: int, n: int) -> int:
-    """Bytes of one float32 (b, h, n, n) score matrix."""
-    return b * h * n * n * 4
-
-
-def attention_flops(b: int, h: int, n: int, d: int) -> float:
-    """Multiply-adds of q kᵀ and weights v, counted as 2 FLOPs each (softmax not counted)."""
-    return 4.0 * b * h * n * n * d
 
 
 def machine() -> dict:
@@ -258,8 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         gemm[n] = []
         for r in range(rounds):
             for impl in IMPLS:
-                if impl == "readable" and matrix_bytes(b, h, n) > args.readable_max_gb * 2**30:
-                    skipped[n] = (f"one n×n float32 matrix is {matrix_bytes(b, h, n) / 2**30:.1f} GB "
+                if impl == "readable" and cost.score_matrix_bytes(b, h, n) > args.readable_max_gb * 2**30:
+                    skipped[n] = (f"one n×n float32 matrix is {cost.score_matrix_bytes(b, h, n) / 2**30:.1f} GB "
                                   f"(> --readable-max-gb {args.readable_max_gb})")
                     continue
                 spec = {"kind": "attention", "impl": impl, "b": b, "h": h, "n": n, "d": d, "reps": reps,
@@ -292,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         "peak RSS (MB) | peak / SDPA | extra (MB) | extra / SDPA | n×n matrix (MB) |",
         "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    gemm_flops = {n: 2.0 * GEMM_N**3 / statistics.median(ts) for n, ts in gemm.items() if ts}
+    gemm_flops = {n: 2.0 * GEMM_N**3 / min(ts) for n, ts in gemm.items() if ts}
     per_matrix: list[float] = []
     summaries: dict[int, dict[str, dict | None]] = {}
     for n in args.sizes:
@@ -302,23 +272,23 @@ def main(argv: list[str] | None = None) -> int:
             s = summaries[n][impl]
             if s is None:
                 table.append(f"| {n} | {LABEL[impl]} | skipped: {skipped.get(n, '')} | | | | | | | | | "
-                             f"{matrix_bytes(b, h, n) / MB:,.0f} |")
+                             f"{cost.score_matrix_bytes(b, h, n) / MB:,.0f} |")
                 continue
-            flops = attention_flops(b, h, n, d) / s["time"]
+            flops = cost.attention_flops(b, h, n, n, d) / s["time"]
             if impl == "readable" and s["extra"]:
-                per_matrix.append(s["extra"] / matrix_bytes(b, h, n))
+                per_matrix.append(s["extra"] / cost.score_matrix_bytes(b, h, n))
             extra_ratio = f"{s['extra'] / ref['extra']:.2f}" if s["extra"] and ref["extra"] else "–"
             table.append(
                 f"| {n} | {LABEL[impl]} | {1e3 * s['time']:,.1f} | {s['time'] / ref['time']:.2f} | "
                 f"{ref['time'] / s['time']:.2f} | {flops / 1e9:.1f} | "
                 f"{100 * flops / gemm_flops[n]:.0f} % | {fmt_mb(s['peak'])} | {s['peak'] / ref['peak']:.2f} | "
-                f"{fmt_mb(s['extra'])} | {extra_ratio} | {matrix_bytes(b, h, n) / MB:,.0f} |"
+                f"{fmt_mb(s['extra'])} | {extra_ratio} | {cost.score_matrix_bytes(b, h, n) / MB:,.0f} |"
             )
     for n, why in sorted(skipped.items()):
         if per_matrix:
             k = max(per_matrix)
             skipped[n] = (f"{why}; at the measured {k:.1f} matrices of extra memory it would need "
-                          f"≈ {k * matrix_bytes(b, h, n) / 2**30:.1f} GB on a shared machine")
+                          f"≈ {k * cost.score_matrix_bytes(b, h, n) / 2**30:.1f} GB on a shared machine")
 
     out = [f"# Attention benchmark: B={b}, H={h}, d={d}", ""]
     out += [f"Machine: {info['cpu']}, {info['cores']} cores; torch {info['torch']} with {info['threads']} "
@@ -327,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             f"(the machine is shared: compare ratios measured side by side, not absolute times). "
             f"Total run time {time.perf_counter() - t_start:.0f} s.", ""]
     out += [f"GEMM reference: `torch.matmul` of two {GEMM_N}×{GEMM_N} float32 matrices, measured right "
-            "after each SDPA run; median per n: "
+            "after each SDPA run; best of 3 per n: "
             + ", ".join(f"n={n}: {f / 1e9:.1f} GFLOP/s" for n, f in gemm_flops.items()) + ".", ""]
     out += ["Time: best of the calls in one fresh process, median over the interleaved rounds "
             f"(rounds × calls per n: {', '.join(f'{n}: {plan(n)[0]}×{plan(n)[1]}' for n in args.sizes)}). "
@@ -356,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"  The two matmuls alone take {1e3 * mm:.0f} ms = {mm / m['sdpa']:.2f}× SDPA's whole call "
                 f"(so even with a free softmax the readable path could reach at most "
                 f"{m['sdpa'] / mm:.2f}× SDPA's throughput): the readable attention must write the n×n "
-                f"score matrix ({matrix_bytes(b, h, TARGET_N_SPEED) / MB:,.0f} MB) to memory, read it back "
+                f"score matrix ({cost.score_matrix_bytes(b, h, TARGET_N_SPEED) / MB:,.0f} MB) to memory, read it back "
                 "for softmax and for weights @ v, and return it as the weights; SDPA's fused kernel "
                 "keeps each tile of scores in cache and never writes the matrix.",
                 f"  Validation: validate_qkv (shapes, dtypes, NaN/Inf scan of q, k, v, which are n·d "
@@ -383,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"({b * h * TARGET_N_MEMORY * d * 4 / MB:,.0f} MB); chunked attention adds one "
                     "block_size² score tile per batch·head at a time, the running max/sum/accumulator "
                     "of one query block and allocator slack, never the "
-                    f"{matrix_bytes(b, h, TARGET_N_MEMORY) / MB:,.0f} MB n×n matrix."]
+                    f"{cost.score_matrix_bytes(b, h, TARGET_N_MEMORY) / MB:,.0f} MB n×n matrix."]
     else:
         out += [f"- target at n={TARGET_N_MEMORY} not evaluated (size not in this run)"]
     out += [""]
