@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from attnlib import cost
+from attnlib.chunked import DEFAULT_BLOCK_SIZE
 
 IMPLS = ("sdpa", "readable", "chunked")
 LABEL = {"sdpa": "torch SDPA (fused)", "readable": "attnlib readable", "chunked": "attnlib chunked"}
@@ -263,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     gemm_flops = {n: 2.0 * GEMM_N**3 / min(ts) for n, ts in gemm.items() if ts}
-    per_matrix: list[float] = []
+    per_matrix: dict[int, float] = {}  # n -> the readable call's extra memory in n×n matrices
     summaries: dict[int, dict[str, dict | None]] = {}
     for n in args.sizes:
         summaries[n] = {impl: summary(n, impl) for impl in IMPLS}
@@ -276,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             flops = cost.attention_flops(b, h, n, n, d) / s["time"]
             if impl == "readable" and s["extra"]:
-                per_matrix.append(s["extra"] / cost.score_matrix_bytes(b, h, n))
+                per_matrix[n] = s["extra"] / cost.score_matrix_bytes(b, h, n)
             extra_ratio = f"{s['extra'] / ref['extra']:.2f}" if s["extra"] and ref["extra"] else "–"
             table.append(
                 f"| {n} | {LABEL[impl]} | {1e3 * s['time']:,.1f} | {s['time'] / ref['time']:.2f} | "
@@ -286,8 +287,8 @@ def main(argv: list[str] | None = None) -> int:
             )
     for n, why in sorted(skipped.items()):
         if per_matrix:
-            k = max(per_matrix)
-            skipped[n] = (f"{why}; at the measured {k:.1f} matrices of extra memory it would need "
+            k = per_matrix[max(per_matrix)]
+            skipped[n] = (f"{why}; at the {k:.1f} matrices of extra memory measured at n={max(per_matrix)} it would need "
                           f"≈ {k * cost.score_matrix_bytes(b, h, n) / 2**30:.1f} GB on a shared machine")
 
     out = [f"# Attention benchmark: B={b}, H={h}, d={d}", ""]
@@ -295,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
             f"threads; Python {info['python']}; OMP_WAIT_POLICY={env.get('OMP_WAIT_POLICY', '(default)')}. "
             f"Load average {load_start[0]:.1f} at the start and {os.getloadavg()[0]:.1f} at the end "
             f"(the machine is shared: compare ratios measured side by side, not absolute times). "
+            "OMP_WAIT_POLICY=PASSIVE makes idle OpenMP threads sleep instead of spinning, so that the "
+            "threads of concurrent processes on an oversubscribed machine do not slow each other down "
+            "(`--omp-wait-policy ''` keeps the OpenMP default). "
             f"Total run time {time.perf_counter() - t_start:.0f} s.", ""]
     out += [f"GEMM reference: `torch.matmul` of two {GEMM_N}×{GEMM_N} float32 matrices, measured right "
             "after each SDPA run; best of 3 per n: "
@@ -305,6 +309,11 @@ def main(argv: list[str] | None = None) -> int:
             "'% of GEMM' divides it by the GEMM reference measured at the same n.", ""]
     out += [f"Memory: {MEMORY_METHOD} 'n×n matrix' is B·H·n²·4 bytes, one float32 score matrix.", ""]
     out += table + [""]
+    if per_matrix:
+        n_max = max(per_matrix)
+        out += [f"At n={n_max} one readable call adds {per_matrix[n_max]:.1f} times the memory of one n×n matrix: "
+                "it holds the scores and the weights it returns at the same time (softmax exponentiates the "
+                "shifted scores in place, so a third full matrix is not needed).", ""]
     if skipped:
         out += ["Skipped: " + "; ".join(f"readable at n={n}: {why}" for n, why in sorted(skipped.items())) + ".", ""]
 
@@ -329,14 +338,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"score matrix ({cost.score_matrix_bytes(b, h, TARGET_N_SPEED) / MB:,.0f} MB) to memory, read it back "
                 "for softmax and for weights @ v, and return it as the weights; SDPA's fused kernel "
                 "keeps each tile of scores in cache and never writes the matrix.",
-                f"  Validation: validate_qkv (shapes, dtypes, NaN/Inf scan of q, k, v, which are n·d "
-                f"numbers) takes {1e3 * m['validate_qkv']:.1f} ms = "
-                f"{100 * m['validate_qkv'] / m['readable']:.1f} % of the readable call. A NaN/+inf scan "
-                f"of the n×n scores would take {1e3 * m['NaN/+inf scan of the n×n scores']:.0f} ms "
-                f"({100 * m['NaN/+inf scan of the n×n scores'] / m['readable']:.0f} % of the call): "
-                "attnlib.softmax no longer does it; it checks the row maxima instead (a NaN or +inf "
-                "anywhere in a row makes its max NaN or +inf), and the readable path scales and masks "
-                "the score matrix in place.",
+                f"  Validation: validate_qkv (shapes, dtypes, and the NaN/Inf scan of q, k and v, n·d numbers "
+                f"each) takes {1e3 * m['validate_qkv']:.1f} ms = {100 * m['validate_qkv'] / m['readable']:.1f} % "
+                f"of the readable call, so validation is not what holds it back. A NaN/+inf scan of the n×n "
+                f"scores would cost {1e3 * m['NaN/+inf scan of the n×n scores']:.0f} ms "
+                f"({100 * m['NaN/+inf scan of the n×n scores'] / m['readable']:.0f} % of the call); "
+                "attnlib.softmax does not scan the scores: it checks the row maxima (a NaN or +inf anywhere "
+                "in a row makes its max NaN or +inf), exponentiates in place, and the readable path scales "
+                "and masks the score matrix in place.",
             ]
     else:
         out += [f"- target at n={TARGET_N_SPEED} not evaluated (size not in this run)"]
@@ -362,11 +371,11 @@ def main(argv: list[str] | None = None) -> int:
         c = summaries[last]["chunked"]
         if c:
             out += [f"Chunked attention is plain torch: at n={last} it runs "
-                    f"{math.ceil(last / 256) ** 2} (block_size 256)² tiles in a Python loop, each through "
-                    "about ten separate kernels (matmul, max, subtract, exp, sum, matmul, …) that each "
-                    "read the tile again, where SDPA runs one fused C++ kernel; that is why it is "
-                    f"{c['time'] / summaries[last]['sdpa']['time']:.1f}× slower than SDPA there, while "
-                    "its memory stays linear in n.", ""]
+                    f"{math.ceil(last / DEFAULT_BLOCK_SIZE) ** 2} tiles of {DEFAULT_BLOCK_SIZE}×{DEFAULT_BLOCK_SIZE} "
+                    "scores per batch·head in a Python loop, each through separate kernels (matmul, max, "
+                    "subtract, exp, sum, matmul, …) that each read the tile again, where SDPA runs one fused "
+                    f"C++ kernel. It takes {c['time'] / summaries[last]['sdpa']['time']:.1f}× SDPA's time there, "
+                    "with memory that grows linearly in n, as SDPA's does.", ""]
     report = "\n".join(out)
     say()
     say(report)
