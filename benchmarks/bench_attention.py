@@ -23,6 +23,8 @@ import sys
 import time
 from pathlib import Path
 
+from _common import publish, say
+
 from attnlib import cost
 from attnlib.chunked import DEFAULT_BLOCK_SIZE
 
@@ -213,8 +215,6 @@ def main(argv: list[str] | None = None) -> int:
     load_start = os.getloadavg()
     t_start = time.perf_counter()
 
-    def say(text: str = "") -> None:
-        print(text, flush=True)
 
     say(f"# attention benchmark: B={b}, H={h}, d={d}, n = {', '.join(map(str, args.sizes))}")
     say(f"# {info['cpu']}, {info['cores']} cores, torch {info['torch']} with {info['threads']} threads, "
@@ -376,12 +376,7 @@ def main(argv: list[str] | None = None) -> int:
                     "subtract, exp, sum, matmul, …) that each read the tile again, where SDPA runs one fused "
                     f"C++ kernel. It takes {c['time'] / summaries[last]['sdpa']['time']:.1f}× SDPA's time there, "
                     "with memory that grows linearly in n, as SDPA's does.", ""]
-    report = "\n".join(out)
-    say()
-    say(report)
-    if args.out:
-        args.out.write_text(report + "\n", encoding="utf-8")
-        say(f"(written to {args.out})")
+    publish("\n".join(out), args.out)
     return 0
 
 

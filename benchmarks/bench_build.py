@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import publish, say
+
 ROOT = Path(__file__).resolve().parents[1]
 JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
 TARGET_CLEAN_S = 90.0
@@ -137,8 +139,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", action="store_true", help="keep the temporary copy and its logs")
     args = ap.parse_args(argv)
 
-    def say(text: str = "") -> None:
-        print(text, flush=True)
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-build-"))
     book = tmp / "repo"
@@ -173,12 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         say("  measuring the fixed costs (Sphinx start-up, one kernel with the chapters' imports) ...")
         startup = startup_seconds()
         kernel = kernel_seconds(book, env)
-        report = render(runs, exec_times, notebooks, startup, kernel, load_start, time.perf_counter() - t_start)
-        say()
-        say(report)
-        if args.out:
-            args.out.write_text(report + "\n", encoding="utf-8")
-            say(f"(written to {args.out})")
+        publish(render(runs, exec_times, notebooks, startup, kernel, load_start, time.perf_counter() - t_start),
+                args.out)
         return 0
     finally:
         if args.keep:
