@@ -237,3 +237,14 @@ QUICK_FOX_ILLUSTRATIVE = (
     (2, "adjective-noun", "lazy", "dog", 0.9),
     (3, "spatial", "over", "fox and dog", 0.8),
 )
+
+
+# Document 003, section 2.1: two sentences with the same words in another order.
+# Used in: "From scratch in NumPy, and learning".
+ORDER_SENTENCES = ("man scratches a cat", "cat scratches a man")
+
+# Document 004, Part 3: the sentence traced through an RNN and through attention, and the
+# document's hand-written scores of "it" against the first five words (illustrative, not computed).
+# Used in: "Why attention is parallel".
+BANK_LOAN_SENTENCE = "The bank approved the loan because it was well-capitalized"
+BANK_LOAN_IT_SCORES = {"The": 0.05, "bank": 0.82, "approved": 0.08, "the": 0.02, "loan": 0.15}

@@ -574,8 +574,8 @@ def curves(
 
 
 def growth(
-    n: Sequence[float],
-    series: Mapping[str, Sequence[float]],
+    n: Sequence[float] | np.ndarray,
+    series: Mapping[str, Sequence[float] | np.ndarray],
     *,
     ax: Axes | None = None,
     ylabel: str = "",
@@ -583,36 +583,39 @@ def growth(
     slope: float | None = 2.0,
     xlabel: str = "sequence length n",
 ) -> Axes:
-    """Log-log lines of how quantities grow with ``n``, one line per entry of ``series``.
+    """``curves`` on log-log axes, for costs that grow like a power of ``n``.
 
-    With ``slope`` set, a dashed guide ``∝ n^slope`` is drawn through the first point of the
-    first series, so a quadratic cost shows as a line parallel to it. Non-positive or missing
-    (NaN) values are left out of a line. Used in: "Attention at scale".
+    With ``slope`` set, a dashed guide ``∝ n^slope`` is drawn through the first point of the first
+    series, so a cost that grows like ``n²`` runs parallel to it. Every value must be > 0.
+    Used in: "Attention at scale".
     """
-    x = np.asarray(n, dtype=float)
-    if x.ndim != 1 or x.size < 2 or not np.all(np.isfinite(x)) or np.any(x <= 0):
-        raise ValueError(f"n must be a 1-d sequence of at least 2 positive numbers, got {x.tolist()}")
-    if not series:
-        raise ValueError("series must be a non-empty mapping of name -> values")
-    data = {k: np.asarray(v, dtype=float) for k, v in series.items()}
-    for k, v in data.items():
-        if v.shape != x.shape:
-            raise ValueError(f"series {k!r} has shape {v.shape}, expected {x.shape} to match n")
-    ax = _axes(ax, (6, 4))
-    for i, (name, y) in enumerate(data.items()):
-        ok = np.isfinite(y) & (y > 0)
-        ax.plot(x[ok], y[ok], marker="o", color=style.CYCLE[i % len(style.CYCLE)], label=name)
-    first = next(iter(data.values()))
-    ok = np.isfinite(first) & (first > 0)
-    if slope is not None and ok.any():
-        x0, y0 = x[ok][0], first[ok][0]
-        ax.plot(x, y0 * (x / x0) ** slope, ls="--", color=style.PALETTE["grey"], lw=1,
-                label=rf"$\propto n^{{{slope:g}}}$")
-    ax.set_xscale("log", base=2)
+    pairs = [("n", n), *(series.items() if isinstance(series, Mapping) else [])]  # curves checks the rest
+    for name, values in pairs:
+        arr = np.asarray(values, dtype=float)
+        if arr.size and np.isfinite(arr).all() and (arr <= 0).any():
+            raise ValueError(f"{name!r} must be > 0 on log axes, got min {arr.min()}")
+    ax = curves(n, series, ax=ax, xlabel=xlabel, ylabel=ylabel, logx=True, title=title)
     ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.legend(frameon=False)
-    if title:
-        ax.set_title(title)
+    if slope is not None:
+        x = np.asarray(n, dtype=float)
+        y0 = float(np.asarray(next(iter(series.values())), dtype=float)[0])
+        ax.plot(x, y0 * (x / x[0]) ** slope, ls="--", lw=1, color=style.PALETTE["grey"],
+                label=rf"$\propto n^{{{slope:g}}}$")
+        ax.legend(frameon=False)
+    return ax
+
+
+# --- "From scratch in NumPy" and "Why attention is parallel" (ch-scratch) ----------------------
+
+
+def loss_curve(
+    losses: Sequence[float], *, ax: Axes | None = None, title: str | None = None, logy: bool = False
+) -> Axes:
+    """The loss before each update (step 0 = before training). Used in: "From scratch in NumPy, and learning"."""
+    vals = np.asarray(losses, dtype=float)
+    if vals.ndim != 1 or vals.size < 2:
+        raise ValueError(f"losses must be a 1-d sequence of at least 2 values, got shape {vals.shape}")
+    ax = curves(np.arange(vals.size), {"loss": vals}, ax=ax, xlabel="update step", ylabel="MSE loss", title=title)
+    if logy:
+        ax.set_yscale("log")
     return ax

@@ -73,20 +73,23 @@ def test_best_time_is_the_minimum_of_the_calls() -> None:
 
 def test_growth_plot_draws_each_series_and_a_slope_guide() -> None:
     n = [256, 512, 1024]
-    ax = plots.growth(n, {"quadratic": [1.0, 4.0, 16.0], "partly missing": [2.0, math.nan, 8.0]}, ylabel="x")
+    ax = plots.growth(n, {"quadratic": [1.0, 4.0, 16.0], "linear": [2.0, 4.0, 8.0]}, ylabel="x")
     lines = ax.get_lines()
-    assert [ln.get_label() for ln in lines] == ["quadratic", "partly missing", r"$\propto n^{2}$"]
-    assert list(lines[1].get_xdata()) == [256, 1024]  # the NaN point is left out
+    assert [ln.get_label() for ln in lines] == ["quadratic", "linear", r"$\propto n^{2}$"]
     np.testing.assert_allclose(lines[2].get_ydata(), [1.0, 4.0, 16.0])  # the guide passes through the first series
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == r"$\propto n^{2}$"
+    no_guide = plots.growth(n, {"linear": [2.0, 4.0, 8.0]}, slope=None)
+    assert len(no_guide.get_lines()) == 1
     plt.close("all")
 
 
 @pytest.mark.parametrize(
     ("n", "series", "needle"),
-    [([256], {"a": [1.0]}, "at least 2"), ([256, 0], {"a": [1.0, 2.0]}, "positive"),
-     ([1, 2], {}, "non-empty"), ([1, 2], {"a": [1.0]}, "shape (1,)")],
+    [([256, 0], {"a": [1.0, 2.0]}, "'n' must be > 0"), ([1, 2], {"a": [1.0, 0.0]}, "'a' must be > 0"),
+     ([1, 2], {}, "non-empty"), ([1, 2], {"a": [1.0]}, "shape (1,)"), ([1, 2], {"a": [1.0, math.nan]}, "NaN")],
 )
 def test_growth_plot_rejects_bad_input(n, series, needle) -> None:
     with pytest.raises(ValueError, match=needle.replace("(", r"\(").replace(")", r"\)")):
         plots.growth(n, series)
+    plt.close("all")
