@@ -33,7 +33,7 @@ LABEL = {"sdpa": "torch SDPA (fused)", "readable": "attnlib readable", "chunked"
 GEMM_N = 2048
 TARGET_N_SPEED, TARGET_SPEED = 1024, 0.8
 TARGET_N_MEMORY, TARGET_MEMORY = 8192, 1.5
-MB = 2**20
+MIB = 2**20
 
 MEMORY_METHOD = (
     "Peak memory is the resident set size (RSS) high-water mark of a fresh subprocess, read from "
@@ -183,7 +183,7 @@ def machine() -> dict:
 
 
 def fmt_mb(x: float | None) -> str:
-    return "–" if x is None else f"{x / MB:,.0f}"
+    return "–" if x is None else f"{x / MIB:,.0f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--heads", type=int, default=8)
     ap.add_argument("--dim", type=int, default=64)
     ap.add_argument("--readable-max-gb", type=float, default=1.5,
-                    help="skip the readable attention where one n×n float32 matrix exceeds this (default 1.5)")
+                    help="skip the readable attention where one n×n float32 matrix exceeds this many GiB (default 1.5)")
     ap.add_argument("--omp-wait-policy", default="PASSIVE",
                     help="OMP_WAIT_POLICY for the workers (default PASSIVE; '' keeps the OpenMP default)")
     ap.add_argument("--out", type=Path, help="also write the report (Markdown) to this file")
@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         for r in range(rounds):
             for impl in IMPLS:
                 if impl == "readable" and cost.score_matrix_bytes(b, h, n) > args.readable_max_gb * 2**30:
-                    skipped[n] = (f"one n×n float32 matrix is {cost.score_matrix_bytes(b, h, n) / 2**30:.1f} GB "
+                    skipped[n] = (f"one n×n float32 matrix is {cost.score_matrix_bytes(b, h, n) / 2**30:.1f} GiB "
                                   f"(> --readable-max-gb {args.readable_max_gb})")
                     continue
                 spec = {"kind": "attention", "impl": impl, "b": b, "h": h, "n": n, "d": d, "reps": reps,
@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
                 gemm[n].extend(res["gemm_times"])
                 extra = res["peak"] - res["rss_before"] if res["rss_before"] else None
                 say(f"  n={n:5d} round {r + 1}/{rounds} {LABEL[impl]:20s} best of {reps}: "
-                    f"{1e3 * min(res['times']):9.1f} ms   peak RSS {fmt_mb(res['peak'])} MB (extra {fmt_mb(extra)} MB)"
+                    f"{1e3 * min(res['times']):9.1f} ms   peak RSS {fmt_mb(res['peak'])} MiB (extra {fmt_mb(extra)} MiB)"
                     f"   [{time.perf_counter() - t_start:5.0f} s elapsed]")
     speed_n = TARGET_N_SPEED if TARGET_N_SPEED in args.sizes else None
     breakdown = None
@@ -260,10 +260,13 @@ def main(argv: list[str] | None = None) -> int:
 
     table = [
         "| n | implementation | time (ms) | time / SDPA | throughput vs SDPA | GFLOP/s | % of GEMM | "
-        "peak RSS (MB) | peak / SDPA | extra (MB) | extra / SDPA | n×n matrix (MB) |",
+        "peak RSS (MiB) | peak / SDPA | extra (MiB) | extra / SDPA | n×n matrix (MiB) |",
         "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     gemm_flops = {n: 2.0 * GEMM_N**3 / min(ts) for n, ts in gemm.items() if ts}
+    # the machine's GEMM throughput: the best of all the GEMM runs (a single run can be slowed down
+    # by other work on the machine, which would inflate the fraction of every attention at that n)
+    gemm_best = max(gemm_flops.values())
     per_matrix: dict[int, float] = {}  # n -> the readable call's extra memory in n×n matrices
     summaries: dict[int, dict[str, dict | None]] = {}
     for n in args.sizes:
@@ -273,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
             s = summaries[n][impl]
             if s is None:
                 table.append(f"| {n} | {LABEL[impl]} | skipped: {skipped.get(n, '')} | | | | | | | | | "
-                             f"{cost.score_matrix_bytes(b, h, n) / MB:,.0f} |")
+                             f"{cost.score_matrix_bytes(b, h, n) / MIB:,.0f} |")
                 continue
             flops = cost.attention_flops(b, h, n, n, d) / s["time"]
             if impl == "readable" and s["extra"]:
@@ -282,14 +285,14 @@ def main(argv: list[str] | None = None) -> int:
             table.append(
                 f"| {n} | {LABEL[impl]} | {1e3 * s['time']:,.1f} | {s['time'] / ref['time']:.2f} | "
                 f"{ref['time'] / s['time']:.2f} | {flops / 1e9:.1f} | "
-                f"{100 * flops / gemm_flops[n]:.0f} % | {fmt_mb(s['peak'])} | {s['peak'] / ref['peak']:.2f} | "
-                f"{fmt_mb(s['extra'])} | {extra_ratio} | {cost.score_matrix_bytes(b, h, n) / MB:,.0f} |"
+                f"{100 * flops / gemm_best:.0f} % | {fmt_mb(s['peak'])} | {s['peak'] / ref['peak']:.2f} | "
+                f"{fmt_mb(s['extra'])} | {extra_ratio} | {cost.score_matrix_bytes(b, h, n) / MIB:,.0f} |"
             )
     for n, why in sorted(skipped.items()):
         if per_matrix:
             k = per_matrix[max(per_matrix)]
             skipped[n] = (f"{why}; at the {k:.1f} matrices of extra memory measured at n={max(per_matrix)} it would need "
-                          f"≈ {k * cost.score_matrix_bytes(b, h, n) / 2**30:.1f} GB on a shared machine")
+                          f"≈ {k * cost.score_matrix_bytes(b, h, n) / 2**30:.1f} GiB on a shared machine")
 
     out = [f"# Attention benchmark: B={b}, H={h}, d={d}", ""]
     out += [f"Machine: {info['cpu']}, {info['cores']} cores; torch {info['torch']} with {info['threads']} "
@@ -300,13 +303,15 @@ def main(argv: list[str] | None = None) -> int:
             "threads of concurrent processes on an oversubscribed machine do not slow each other down "
             "(`--omp-wait-policy ''` keeps the OpenMP default). "
             f"Total run time {time.perf_counter() - t_start:.0f} s.", ""]
-    out += [f"GEMM reference: `torch.matmul` of two {GEMM_N}×{GEMM_N} float32 matrices, measured right "
-            "after each SDPA run; best of 3 per n: "
-            + ", ".join(f"n={n}: {f / 1e9:.1f} GFLOP/s" for n, f in gemm_flops.items()) + ".", ""]
+    out += [f"GEMM reference: `torch.matmul` of two {GEMM_N}×{GEMM_N} float32 matrices, 3 times right after "
+            f"each SDPA run; the best of the whole run, {gemm_best / 1e9:.1f} GFLOP/s, is the machine's GEMM "
+            "throughput ('% of GEMM' below). Best per n: "
+            + ", ".join(f"n={n}: {f / 1e9:.1f}" for n, f in gemm_flops.items())
+            + " GFLOP/s (a low value means other work slowed that measurement down).", ""]
     out += ["Time: best of the calls in one fresh process, median over the interleaved rounds "
             f"(rounds × calls per n: {', '.join(f'{n}: {plan(n)[0]}×{plan(n)[1]}' for n in args.sizes)}). "
             "Throughput vs SDPA = SDPA time / time. GFLOP/s counts the two matmuls, 4·B·H·n²·d FLOPs; "
-            "'% of GEMM' divides it by the GEMM reference measured at the same n.", ""]
+            "'% of GEMM' divides it by the GEMM reference.", ""]
     out += [f"Memory: {MEMORY_METHOD} 'n×n matrix' is B·H·n²·4 bytes, one float32 score matrix.", ""]
     out += table + [""]
     if per_matrix:
@@ -335,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"  The two matmuls alone take {1e3 * mm:.0f} ms = {mm / m['sdpa']:.2f}× SDPA's whole call "
                 f"(so even with a free softmax the readable path could reach at most "
                 f"{m['sdpa'] / mm:.2f}× SDPA's throughput): the readable attention must write the n×n "
-                f"score matrix ({cost.score_matrix_bytes(b, h, TARGET_N_SPEED) / MB:,.0f} MB) to memory, read it back "
+                f"score matrix ({cost.score_matrix_bytes(b, h, TARGET_N_SPEED) / MIB:,.0f} MiB) to memory, read it back "
                 "for softmax and for weights @ v, and return it as the weights; SDPA's fused kernel "
                 "keeps each tile of scores in cache and never writes the matrix.",
                 f"  Validation: validate_qkv (shapes, dtypes, and the NaN/Inf scan of q, k and v, n·d numbers "
@@ -355,14 +360,14 @@ def main(argv: list[str] | None = None) -> int:
         ratio = s_c["peak"] / s_m["peak"]
         verdict = "PASS" if ratio <= TARGET_MEMORY else "MISS"
         out += [f"- **{verdict}** chunked attention peak memory at n={TARGET_N_MEMORY}: {ratio:.2f}× SDPA's "
-                f"peak RSS (target ≤ {TARGET_MEMORY}×; {fmt_mb(s_c['peak'])} MB vs {fmt_mb(s_m['peak'])} MB)."]
+                f"peak RSS (target ≤ {TARGET_MEMORY}×; {fmt_mb(s_c['peak'])} MiB vs {fmt_mb(s_m['peak'])} MiB)."]
         if s_c["extra"] and s_m["extra"]:
-            out += [f"  Counting only what the call adds on top of the inputs: {fmt_mb(s_c['extra'])} MB vs "
-                    f"{fmt_mb(s_m['extra'])} MB = {s_c['extra'] / s_m['extra']:.2f}×. Both hold the output "
-                    f"({b * h * TARGET_N_MEMORY * d * 4 / MB:,.0f} MB); chunked attention adds one "
+            out += [f"  Counting only what the call adds on top of the inputs: {fmt_mb(s_c['extra'])} MiB vs "
+                    f"{fmt_mb(s_m['extra'])} MiB = {s_c['extra'] / s_m['extra']:.2f}×. Both hold the output "
+                    f"({b * h * TARGET_N_MEMORY * d * 4 / MIB:,.0f} MiB); chunked attention adds one "
                     "block_size² score tile per batch·head at a time, the running max/sum/accumulator "
                     "of one query block and allocator slack, never the "
-                    f"{cost.score_matrix_bytes(b, h, TARGET_N_MEMORY) / MB:,.0f} MB n×n matrix."]
+                    f"{cost.score_matrix_bytes(b, h, TARGET_N_MEMORY) / MIB:,.0f} MiB n×n matrix."]
     else:
         out += [f"- target at n={TARGET_N_MEMORY} not evaluated (size not in this run)"]
     out += [""]
