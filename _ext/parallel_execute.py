@@ -14,6 +14,7 @@ and does nothing here. ``ATTNBOOK_SERIAL_EXECUTION=1`` switches it off. Register
 from __future__ import annotations
 
 import fnmatch
+import logging as pylogging
 import os
 import time
 from pathlib import Path
@@ -56,7 +57,9 @@ def execute_in_parallel(app: Any, env: Any, docnames: list[str]) -> None:
         return
     records = [cache.add_nb_to_project(str(p)) for p in missing]
     t0 = time.perf_counter()
-    executor = load_executor("local-parallel", cache=cache)
+    quiet = pylogging.getLogger("attnbook.parallel_execute")  # jupyter-cache logs every step at INFO
+    quiet.setLevel(pylogging.WARNING)
+    executor = load_executor("local-parallel", cache=cache, logger=quiet)
     result = executor.run_and_cache(filter_pks=[r.pk for r in records], timeout=cfg.execution_timeout,
                                     allow_errors=cfg.execution_allow_errors)
     logger.info(f"[parallel_execute] executed {len(missing)} notebooks in parallel in "
