@@ -50,7 +50,7 @@ def chunked_attention(
 
     * ``causal=True`` lets query ``i`` attend to keys ``0..i`` only (the same rule as
       ``attnlib.causal_mask``; with ``mask`` as well, a key must pass both). Key blocks that lie
-      entirely in the future of a query block are skipped, which halves the work.
+      entirely in the future of a query block are skipped, which saves about half the work.
     * ``block_size`` (an ``int`` > 0) is the number of queries and of keys per block. The result
       does not depend on it beyond float rounding; ``n`` need not be a multiple of it.
     * **Returns only the output** ``(..., n_q, d_v)``. The weights are the ``(n_q, n_k)`` matrix
