@@ -10,7 +10,7 @@ PORT ?= 8000
 # fails the run itself when no stored output was compared).
 PYTEST = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; }; pytest_rc
 
-.PHONY: book site serve test lint execute clean help browser-deps bench bench-build
+.PHONY: book site serve test lint execute clean help browser-deps bench bench-build bench-widgets
 
 help:
 	@echo "make book   build the site into _build/html"
@@ -19,6 +19,7 @@ help:
 	@echo "make execute  re-run every chapter from a clean kernel and store its outputs (authors)"
 	@echo "make bench  time and peak memory of readable, chunked and fused attention -> benchmarks/RESULTS.md"
 	@echo "make bench-build  time a clean, a no-op and a one-cell book build on a temporary copy"
+	@echo "make bench-widgets  slider input -> redrawn numbers latency in Chromium (needs a built site)"
 
 # --- setup -----------------------------------------------------------------------------------
 $(STAMP): requirements.txt pyproject.toml
@@ -45,7 +46,14 @@ $(NPM_STAMP): package.json package-lock.json
 book: site
 	@echo "==> built: open $(CURDIR)/_build/html/index.html, or run 'make serve'"
 
-site: $(STAMP)
+# The site serves its own front-end assets: _ext/attnbook.py copies them from node_modules (hence
+# the npm stamp). jupyter-cache keys a notebook on its code cells only, so after a change to attnlib
+# (e.g. a widget's ES module, embedded in the page through the widget state) the cached outputs would
+# be stale: drop the cache, and the build re-executes the chapters.
+JCACHE := _build/.jupyter_cache
+site: $(STAMP) $(NPM_STAMP)
+	@if [ -f $(JCACHE)/global.db ] && [ -n "$$(find attnlib -newer $(JCACHE)/global.db -type f ! -name "*.pyc" -print -quit)" ]; then \
+	  echo "==> attnlib changed since the notebooks were cached: dropping $(JCACHE)"; rm -rf $(JCACHE); fi
 	@echo "==> building the book (notebooks executed with execute_notebooks: cache; -W: warnings fail)"
 	$(BIN)/jupyter-book build -W -n --keep-going .
 
@@ -61,7 +69,7 @@ execute: $(STAMP)
 	done
 
 # --- tests -----------------------------------------------------------------------------------
-test: $(STAMP) browser-deps
+test: $(STAMP) $(NPM_STAMP) browser-deps
 	@echo "==> [1/5] lint (ruff)"
 	$(BIN)/ruff check .
 	@echo "==> [2/5] unit and property tests"
@@ -88,8 +96,13 @@ browser-deps:
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_attention.py --out benchmarks/RESULTS.md
 
-bench-build: $(STAMP)
+bench-build: $(STAMP) $(NPM_STAMP)
 	$(BIN)/python benchmarks/bench_build.py --out benchmarks/BUILD_RESULTS.md
+
+# Latency of the sliders on the built site: input event -> numbers redrawn, measured in Chromium.
+bench-widgets: $(STAMP) browser-deps
+	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
+	$(BIN)/python benchmarks/bench_widgets.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -8,6 +8,7 @@ import torch
 
 import attnlib
 from attnlib import plots, scaling, scratch, text
+from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
 
 sdpa = attnlib.scaled_dot_product_attention
 q3 = torch.randn(2, 3, 4)
@@ -83,6 +84,15 @@ CASES = [
         torch.zeros(2, 3), torch.zeros(4, 1), torch.zeros(2, 1), torch.zeros(2, 1), torch.zeros(2, 1)),
      ValueError, "(4, 1)"),
     ("matrix bytes n float", lambda: attnlib.cost.score_matrix_bytes(1, 1, 2.5), TypeError, "float"),
+    # widgets (Python side)
+    ("widget temperature zero", lambda: TemperatureSlider([1.0, 2.0], temperature=0), ValueError, "0.0"),
+    ("widget scores NaN", lambda: TemperatureSlider([1.0, float("nan")]), ValueError, "NaN"),
+    ("widget one score", lambda: SoftmaxSharpening(scores=[1.0]), ValueError, "(1,)"),
+    ("widget d_k string", lambda: SoftmaxSharpening(d_k="big"), TypeError, "str"),
+    ("widget q/k mismatch", lambda: GeometricAttention(query=[1.0, 2.0, 3.0]), ValueError, "(3,)"),
+    ("widget values rows", lambda: GeometricAttention(keys=np.ones((3, 2)), values=np.ones((2, 2))), ValueError,
+     "(2, 2)"),
+    ("widget seed negative", lambda: DotProductSpread(seed=-3), ValueError, "-3"),
 ]
 
 
