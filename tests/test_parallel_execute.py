@@ -5,19 +5,17 @@ build with its name and cell. Built in a temporary mini-book, never in the repo.
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import nbformat
 
-from .test_build_strict import ROOT, _build
+from .test_build_strict import _build, _mini_book
 
 
 def _book(tmp: Path, chapters: dict[str, list]) -> Path:
-    (tmp / "book").mkdir()
-    shutil.copy(ROOT / "_config.yml", tmp)
-    shutil.copytree(ROOT / "_ext", tmp / "_ext")
-    (tmp / "book" / "intro.md").write_text("# Mini book\n", encoding="utf-8")
+    """The strict-build mini-book (config, _ext, front-end assets), with one notebook per chapter."""
+    _mini_book(tmp, [])
+    (tmp / "book" / "chapter.ipynb").unlink()
     toc = "format: jb-book\nroot: book/intro\nchapters:\n" + "".join(f"  - file: book/{c}\n" for c in chapters)
     (tmp / "_toc.yml").write_text(toc, encoding="utf-8")
     for name, cells in chapters.items():
