@@ -83,6 +83,9 @@ CASES = [
     ("online update v rows", lambda: attnlib.chunked.online_softmax_update(
         torch.zeros(2, 3), torch.zeros(4, 1), torch.zeros(2, 1), torch.zeros(2, 1), torch.zeros(2, 1)),
      ValueError, "(4, 1)"),
+    ("chunked block_size float", lambda: attnlib.chunked_attention(q3, k3, v3, block_size=2.5), TypeError, "float"),
+    ("chunked causal string", lambda: attnlib.chunked_attention(q3, k3, v3, causal="yes"), TypeError, "str"),
+    ("chunked d_k mismatch", lambda: attnlib.chunked_attention(q3, torch.randn(2, 5, 3), v3), ValueError, "(2, 5, 3)"),
     ("matrix bytes n float", lambda: attnlib.cost.score_matrix_bytes(1, 1, 2.5), TypeError, "float"),
     # widgets (Python side)
     ("widget temperature zero", lambda: TemperatureSlider([1.0, 2.0], temperature=0), ValueError, "0.0"),
