@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import pkgutil
 import re
-from pathlib import Path
-
-import yaml
 
 import attnlib
+from tests._project import ROOT, config, toc
 
-ROOT = Path(__file__).resolve().parents[1]
 API = ROOT / "book" / "api.md"
-CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+CONFIG = config()
 
 
 def _public_modules() -> list[str]:
@@ -30,8 +27,7 @@ def test_every_public_module_has_an_automodule_block() -> None:
 
 
 def test_api_page_is_in_the_toc_under_reference() -> None:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    reference = [p for p in toc["parts"] if p.get("caption") == "Reference"]
+    reference = [p for p in toc()["parts"] if p.get("caption") == "Reference"]
     assert reference and {"file": "book/api"} in reference[0]["chapters"], reference
 
 

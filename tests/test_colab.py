@@ -11,15 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 from IPython.core.inputtransformer2 import TransformerManager
 from packaging.requirements import Requirement
 
 from attnlib import colab
+from tests._project import ROOT, pyproject, repository_url
 
-ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
-REPO_URL = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]
+REPO_URL = repository_url()
 CELL = colab.install_cell(REPO_URL)
 
 # Stands in for IPython in the executed cell: records every line magic instead of running it.
@@ -63,9 +62,7 @@ def test_cell_installs_attnlib_from_the_repository_where_it_is_missing(tmp_path:
 
 
 def test_extras_exist_in_pyproject() -> None:
-    import tomllib
-
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    extras = pyproject()["optional-dependencies"]
     assert set(colab.EXTRAS) <= set(extras), f"colab.EXTRAS {colab.EXTRAS} not all in pyproject extras {sorted(extras)}"
 
 
