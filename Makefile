@@ -93,3 +93,7 @@ colab-cell: $(STAMP)
 	@test "$(origin NB)" != file || { echo "usage: make colab-cell NB=book/NN_name.ipynb"; exit 1; }
 	$(BIN)/python tools/colab_cell.py $(NB)
 	$(MAKE) --no-print-directory execute NB="$(NB)"
+
+# Size of the built site: total, biggest folders and files (run after make book).
+site-size: $(STAMP)
+	@$(BIN)/python tools/site_size.py _build/html
