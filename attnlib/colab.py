@@ -51,7 +51,7 @@ def install_cell(repo_url: str) -> str:
     and ``%pip install`` of :func:`requirement` under that check.
     """
     return (
-        "import importlib.util  # Colab opens this notebook alone: install the book's package if it is missing\n"
+        "import importlib.util  # in Colab, install the book's package first\n"
         f'if importlib.util.find_spec("{PACKAGE}") is None:\n'
         f'    %pip install --quiet "{requirement(repo_url)}"'
     )
