@@ -59,7 +59,7 @@ execute: $(STAMP)
 	done
 
 # --- tests -----------------------------------------------------------------------------------
-test: $(STAMP) browser-deps
+test: $(STAMP) $(NPM_STAMP) browser-deps
 	@echo "==> [1/5] lint (ruff)"
 	$(BIN)/ruff check .
 	@echo "==> [2/5] unit and property tests"
