@@ -11,14 +11,16 @@ key                 meaning
 ``section``         where in the document
 ``quantity``        what is printed or claimed
 ``document_value``  the document's value, as a string exactly as printed
-``verdict``         rounding | wrong | illustrative | conceptual
-``why``             one sentence: arithmetic slip, rounded constant, unseeded run, made-up number, false claim
+``verdict``         correct | rounding | wrong | illustrative | conceptual (``correct`` rows are
+                    audit-only: they prove a document value is reproduced and are not errata)
+``why``             (not needed for correct rows) one sentence: arithmetic slip, rounded constant, unseeded run, made-up number, false claim
 ``chapter``         the book page that shows the right value, e.g. ``book/04_magnitude``
 ``label``           the MyST target (``(label)=``) in that chapter, next to the example
 ``check``           a Python expression over ``attnlib``, ``np``, ``torch`` and ``math``.
-                    For rounding/wrong rows it returns the correct value (number or nested list);
-                    for illustrative/conceptual rows it returns True when the book's computation
-                    shows the document's number is not computed from anything / the claim is false.
+                    For numeric rows (correct/rounding/wrong) it returns the book's value (number or
+                    nested list); for illustrative/conceptual rows, and for correct claims, it returns
+                    True when the book's computation shows the document's number is not computed
+                    from anything / the claim is false / the claim holds.
 ``decimals``        (optional) how many decimals to show for the correct value (default: as printed)
 ==================  ======================================================================================
 
@@ -37,9 +39,9 @@ from typing import Any
 import numpy as np
 import torch
 
-VERDICTS = ("rounding", "wrong", "illustrative", "conceptual")
-REQUIRED = ("id", "document", "section", "quantity", "document_value", "verdict", "why", "chapter",
-            "label", "check")
+VERDICTS = ("correct", "rounding", "wrong", "illustrative", "conceptual")
+ERRATA_VERDICTS = VERDICTS[1:]
+REQUIRED = ("id", "document", "section", "quantity", "document_value", "verdict", "chapter", "label", "check")
 _NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")
 
 
@@ -56,6 +58,8 @@ def load_rows(folder: str | Path) -> list[dict[str, Any]]:
             missing = [k for k in REQUIRED if k not in row]
             if missing:
                 raise ValueError(f"{path}: row {row.get('id', '?')!r} lacks keys {missing}")
+            if row.get("verdict") in ERRATA_VERDICTS and not row.get("why"):
+                raise ValueError(f"{path}: row {row['id']!r} is an erratum but has no 'why'")
             if row["verdict"] not in VERDICTS:
                 raise ValueError(f"{path}: row {row['id']!r} has verdict {row['verdict']!r}, not one of {VERDICTS}")
             rows.append({**row, "source_file": path.name})

@@ -148,3 +148,57 @@ def heatmap(
     if title:
         ax.set_title(title)
     return ax
+
+
+# --- "From words to attention" (chapters 01-03) ---------------------------------------------------
+
+
+def word_shifts(
+    points: Mapping[str, Sequence[float]],
+    shifts: Mapping[str, tuple[Sequence[float], Sequence[float]]] | None = None,
+    *,
+    ax: Axes | None = None,
+    title: str | None = None,
+    xlabel: str = "",
+    ylabel: str = "",
+    limits: tuple[float, float, float, float] | None = None,
+) -> Axes:
+    """Words as labelled dots, plus optional moves drawn as dashed arrows.
+
+    ``points`` maps a label to a 2-d position (drawn as a dot). ``shifts`` maps a label to a pair
+    ``(start, end)``: a square at ``start`` (e.g. the static embedding), a star at ``end`` (e.g.
+    the contextual one) and a dashed arrow between them. ``limits`` is ``(xmin, xmax, ymin, ymax)``;
+    pass the same limits to two side-by-side panels so their positions compare directly.
+    Used in: "Context changes meaning".
+    """
+    pts = _as_2d_points(points)
+    moves: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for name, pair in (shifts or {}).items():
+        if len(pair) != 2:
+            raise ValueError(f"shift {name!r} must be a (start, end) pair, got {len(pair)} items")
+        start, end = _as_2d_points({f"{name} start": pair[0], f"{name} end": pair[1]}).values()
+        moves[name] = (start, end)
+    ax = _axes(ax, (5, 5))
+    for name, p in pts.items():
+        ax.scatter(*p, s=60, color=style.PALETTE["blue"], zorder=3)
+        ax.annotate(name, p, xytext=(6, 4), textcoords="offset points", color=style.PALETTE["blue"])
+    for name, (start, end) in moves.items():
+        ax.scatter(*start, s=90, marker="s", color=style.PALETTE["red"], zorder=4)
+        ax.annotate(f"{name} (static)", start, xytext=(6, -14), textcoords="offset points",
+                    color=style.PALETTE["red"])
+        ax.scatter(*end, s=160, marker="*", color=style.PALETTE["green"], zorder=4)
+        ax.annotate(f"{name} (in context)", end, xytext=(6, 4), textcoords="offset points",
+                    color=style.PALETTE["green"])
+        ax.annotate("", xy=end, xytext=start, arrowprops={"arrowstyle": "-|>", "color": style.PALETTE["ink"],
+                                                          "lw": 1.6, "linestyle": "--", "shrinkA": 5, "shrinkB": 7})
+    if limits is not None:
+        if len(limits) != 4 or not limits[0] < limits[1] or not limits[2] < limits[3]:
+            raise ValueError(f"limits must be (xmin, xmax, ymin, ymax) with min < max, got {limits}")
+        ax.set_xlim(limits[0], limits[1])
+        ax.set_ylim(limits[2], limits[3])
+    ax.set_aspect("equal")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    return ax
