@@ -4,7 +4,7 @@ Core modules (softmax, attention, masks, modules) import only torch and NumPy. P
 ``attnlib.plots`` / ``attnlib.style`` and widgets in ``attnlib.widgets``; import them explicitly.
 """
 
-from . import examples, text
+from . import examples, heads, scaling, text
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
 from .masks import causal_mask, padding_mask
@@ -20,10 +20,12 @@ __all__ = [
     "SelfAttentionV2",
     "causal_mask",
     "examples",
+    "heads",
     "naive_softmax",
     "padding_mask",
     "scaled_dot_product_attention",
     "scaled_dot_product_attention_np",
+    "scaling",
     "softmax",
     "text",
 ]

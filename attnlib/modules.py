@@ -28,7 +28,8 @@ class SelfAttentionV1(nn.Module):
     The three matrices are drawn in the order query, key, value, so ``torch.manual_seed(s)``
     followed by this constructor reproduces ``torch.rand(d_in, d_out)`` drawn three times.
     ``forward(x)`` returns the context vectors ``(..., n, d_out)``; ``return_weights=True``
-    also returns the ``(..., n, n)`` weights. Used in: "Queries, keys and values".
+    also returns the ``(..., n, n)`` weights. Used in: "Queries, keys and values", "Attention in PyTorch"
+    (its ``torch.rand`` initialisation set against ``SelfAttentionV2``'s).
     """
 
     def __init__(self, d_in: int, d_out: int) -> None:

@@ -123,7 +123,7 @@ def heatmap(
 ) -> Axes:
     """Seaborn heatmap of a 2-d matrix (rows = queries, columns = keys), annotated with values.
 
-    Used in: "Attention maps", "Multi-head attention and the causal mask".
+    Used in: "Attention maps", "Attention in PyTorch", "Multi-head attention and the causal mask".
     """
     import seaborn as sns
 
@@ -199,6 +199,207 @@ def word_shifts(
     ax.set_aspect("equal")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+# --- "Attention in PyTorch" and "Multi-head attention and the causal mask" (ch-torch) ---------
+
+
+def batch_diagram(values: np.ndarray, tokens: Sequence[Sequence[str]], *, ax: Axes | None = None) -> Axes:
+    """Token, sequence and batch side by side, drawn from a ``(batch, seq, d)`` array.
+
+    Left: one token, a column of ``d`` numbers (shape ``[D]``). Middle: the first sequence, ``seq``
+    such columns (``[S, D]``). Right: the whole batch as stacked sequences (``[B, S, D]``). Cell
+    colours are the values (viridis). ``tokens[b][s]`` labels token ``s`` of sequence ``b``.
+    Used in: "Attention in PyTorch".
+    """
+    import matplotlib as mpl
+    from matplotlib.patches import Rectangle
+
+    arr = np.asarray(values.detach().cpu() if hasattr(values, "detach") else values, dtype=float)
+    if arr.ndim != 3 or 0 in arr.shape:
+        raise ValueError(f"values must be a non-empty (batch, seq, d) array, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"values contain NaN or Inf (shape {arr.shape})")
+    b_n, s_n, d_n = arr.shape
+    if len(tokens) != b_n or any(len(t) != s_n for t in tokens):
+        raise ValueError(f"tokens must be {b_n} sequences of {s_n} words to match values of shape {arr.shape}")
+    ax = _axes(ax, (12, 5.5))
+    norm = mpl.colors.Normalize(vmin=float(arr.min()), vmax=float(arr.max()))
+    cmap = mpl.colormaps["viridis"]
+
+    def column(x0: float, y0: float, vec: np.ndarray, alpha: float = 1.0) -> None:
+        for j, val in enumerate(vec):  # feature j drawn top to bottom
+            ax.add_patch(Rectangle((x0, y0 + d_n - 1 - j), 1, 1, facecolor=cmap(norm(val)),
+                                   edgecolor="white", lw=1.2, alpha=alpha))
+
+    def caption(x: float, text: str) -> None:
+        ax.text(x, -0.6, text, ha="center", va="top", fontsize=11)
+
+    ink = style.PALETTE["ink"]
+    column(0, 0, arr[0, 0])  # one token
+    ax.text(-0.3, d_n / 2, f"{d_n} features", ha="right", va="center", rotation=90, fontsize=9, color=ink)
+    ax.text(0.5, d_n + 0.3, tokens[0][0], ha="center", va="bottom", fontsize=10, color=ink)
+    caption(0.5, f"token\n[D] = [{d_n}]")
+    x_seq = 3.0
+    for s in range(s_n):  # one sequence
+        column(x_seq + s, 0, arr[0, s])
+        ax.text(x_seq + s + 0.5, d_n + 0.3, tokens[0][s], ha="center", va="bottom", fontsize=10,
+                rotation=30, color=ink)
+    caption(x_seq + s_n / 2, f"sequence\n[S, D] = [{s_n}, {d_n}]")
+    x_batch, step = x_seq + s_n + 3.0, 0.9
+    for b in reversed(range(b_n)):  # back layers first, sequence 0 in front
+        for s in range(s_n):
+            column(x_batch + b * step + s, b * step, arr[b, s])
+    x_label = x_batch + (b_n - 1) * step + s_n + 0.6
+    for b in range(b_n):  # one label per layer, right of the stack, with a leader line
+        y = b * step + d_n - 0.5
+        ax.plot([x_batch + b * step + s_n, x_label - 0.1], [y, y], color=style.PALETTE["grey"], lw=0.8)
+        ax.text(x_label, y, f"sequence {b}: " + " ".join(tokens[b]), ha="left", va="center",
+                fontsize=9, color=ink)
+    caption(x_batch + s_n / 2, f"batch\n[B, S, D] = [{b_n}, {s_n}, {d_n}]")
+    ax.set_xlim(-1.5, x_label + 0.45 * max(len(' '.join(t)) + 12 for t in tokens))
+    ax.set_ylim(-2.2, d_n + (b_n - 1) * step + 1.6)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return ax
+
+
+def heatmap_grid(
+    weights: np.ndarray,
+    *,
+    row_labels: Sequence[str] | None = None,
+    col_labels: Sequence[str] | None = None,
+    titles: Sequence[str] | None = None,
+    ncols: int = 4,
+    annotate: bool = False,
+    axes: np.ndarray | None = None,
+) -> np.ndarray:
+    """One ``heatmap`` per leading index of a ``(panels, n_q, n_k)`` array (e.g. one per head),
+    on a shared colour scale from 0 to the largest weight, with a colour bar on the last column.
+    Returns the array of Axes. Used in: "Multi-head attention and the causal mask".
+    """
+    arr = np.asarray(weights.detach().cpu() if hasattr(weights, "detach") else weights, dtype=float)
+    if arr.ndim != 3 or 0 in arr.shape:
+        raise ValueError(f"weights must be a non-empty (panels, n_q, n_k) array, got shape {arr.shape}")
+    if isinstance(ncols, bool) or not isinstance(ncols, int) or ncols < 1:
+        raise ValueError(f"ncols must be an int >= 1, got {ncols!r}")
+    p = arr.shape[0]
+    titles = [f"head {i + 1}" for i in range(p)] if titles is None else list(titles)
+    if len(titles) != p:
+        raise ValueError(f"titles has {len(titles)} entries, weights has {p} panels (shape {arr.shape})")
+    ncols = min(ncols, p)
+    nrows = -(-p // ncols)
+    if axes is None:
+        style.use()
+        _, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 1, 3.4 * nrows), squeeze=False)
+    axes = np.asarray(axes).reshape(-1)
+    if axes.size < p:
+        raise ValueError(f"axes has {axes.size} entries, need at least {p}")
+    vmax = float(arr.max())
+    for i, ax in enumerate(axes):
+        if i >= p:
+            ax.set_visible(False)
+            continue
+        heatmap(arr[i], row_labels=row_labels, col_labels=col_labels, ax=ax, title=titles[i],
+                annotate=annotate, vmin=0.0, vmax=vmax)
+        last_in_row = (i % ncols == ncols - 1) or i == p - 1
+        if not last_in_row:
+            ax.collections[0].colorbar.remove()
+        if i % ncols:
+            ax.set_ylabel("")
+    return axes
+
+
+# --- histograms and curves (chapters "Softmax" and "Why divide by √d_k") -----------------------
+
+
+def _finite_1d(name: str, values: Sequence[float] | np.ndarray) -> np.ndarray:
+    arr = np.asarray(values, dtype=float)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"series {name!r} must be a non-empty 1-d array, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"series {name!r} contains NaN or Inf (shape {arr.shape})")
+    return arr
+
+
+def histograms(
+    samples: Mapping[str, Sequence[float] | np.ndarray],
+    *,
+    ax: Axes | None = None,
+    bins: int = 40,
+    value_range: tuple[float, float] | None = None,
+    density: bool = False,
+    colors: Mapping[str, str] | None = None,
+    xlabel: str = "",
+    title: str | None = None,
+) -> Axes:
+    """Histograms of one or more 1-d samples on one Axes, on shared bin edges, drawn as a light
+    fill with a solid outline so overlaid samples stay readable. ``density=True`` scales each to
+    unit area (needed to overlay samples of very different spread).
+    Used in: "Why divide by √d_k".
+    """
+    if not isinstance(samples, Mapping) or not samples:
+        raise ValueError("samples must be a non-empty mapping of label -> 1-d array")
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+        raise ValueError(f"bins must be an int >= 1, got {bins!r}")
+    data = {k: _finite_1d(k, v) for k, v in samples.items()}
+    if value_range is None:
+        lo = min(float(v.min()) for v in data.values())
+        hi = max(float(v.max()) for v in data.values())
+        value_range = (lo, hi if hi > lo else lo + 1.0)
+    if not value_range[0] < value_range[1]:
+        raise ValueError(f"value_range must be (low, high) with low < high, got {value_range}")
+    edges = np.linspace(value_range[0], value_range[1], bins + 1)
+    ax = _axes(ax, (6, 3.5))
+    colors = dict(colors or {})
+    for i, (name, vals) in enumerate(data.items()):
+        c = colors.get(name, style.CYCLE[i % len(style.CYCLE)])
+        ax.hist(vals, bins=edges, density=density, color=c, alpha=0.25)
+        ax.hist(vals, bins=edges, density=density, color=c, histtype="step", lw=1.8, label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("density" if density else "count")
+    if len(data) > 1:
+        ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def curves(
+    x: Sequence[float] | np.ndarray,
+    series: Mapping[str, Sequence[float] | np.ndarray],
+    *,
+    ax: Axes | None = None,
+    xlabel: str = "",
+    ylabel: str = "",
+    logx: bool = False,
+    colors: Mapping[str, str] | None = None,
+    title: str | None = None,
+) -> Axes:
+    """One line with markers per entry of ``series``, all against the same ``x``.
+    Used in: "Softmax", "Why divide by √d_k".
+    """
+    if not isinstance(series, Mapping) or not series:
+        raise ValueError("series must be a non-empty mapping of label -> values")
+    xs = _finite_1d("x", x)
+    data = {k: _finite_1d(k, v) for k, v in series.items()}
+    for k, v in data.items():
+        if v.shape != xs.shape:
+            raise ValueError(f"series {k!r} has shape {v.shape}, expected {xs.shape} to match x")
+    if logx and (xs <= 0).any():
+        raise ValueError(f"logx needs x > 0, got min {xs.min()}")
+    ax = _axes(ax, (6, 3.5))
+    colors = dict(colors or {})
+    for i, (name, vals) in enumerate(data.items()):
+        ax.plot(xs, vals, marker="o", lw=2, label=name, color=colors.get(name, style.CYCLE[i % len(style.CYCLE)]))
+    if logx:
+        ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(frameon=False)
     if title:
         ax.set_title(title)
     return ax

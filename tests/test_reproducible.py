@@ -23,7 +23,13 @@ def _outputs(cell: dict) -> list[tuple[str, str]]:
     found = []
     for out in cell.get("outputs", []):
         if out["output_type"] == "stream":
-            found.append((f"stream:{out['name']}", out["text"]))
+            key = f"stream:{out['name']}"
+            if found and found[-1][0] == key:
+                # the kernel splits one cell's prints into several stream messages at timing-dependent
+                # points (its flush interval); like nbval, compare the joined text
+                found[-1] = (key, found[-1][1] + out["text"])
+            else:
+                found.append((key, out["text"]))
         elif out["output_type"] in ("display_data", "execute_result"):
             for mime in COMPARED:
                 if mime in out.get("data", {}) and "application/vnd.jupyter.widget-view+json" not in out["data"]:
