@@ -4,7 +4,7 @@ Core modules (softmax, attention, masks, modules) import only torch and NumPy. P
 ``attnlib.plots`` / ``attnlib.style`` and widgets in ``attnlib.widgets``; import them explicitly.
 """
 
-from . import examples, heads, scaling, text
+from . import examples, heads, scaling, scratch, text
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
 from .masks import causal_mask, padding_mask
@@ -26,6 +26,7 @@ __all__ = [
     "scaled_dot_product_attention",
     "scaled_dot_product_attention_np",
     "scaling",
+    "scratch",
     "softmax",
     "text",
 ]

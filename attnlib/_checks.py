@@ -74,3 +74,19 @@ def check_positive_int(value: Any, name: str) -> int:
     if value <= 0:
         raise ValueError(f"{name} must be > 0, got {value}")
     return int(value)
+
+
+def make_generator(seed: Any, *streams: int) -> np.random.Generator:
+    """A NumPy generator for ``seed`` (an ``int`` >= 0, or a ``Generator`` passed through).
+
+    An ``int`` seed is combined with ``streams`` (e.g. the dimension), so a draw depends only on
+    ``(seed, *streams)`` and never on what was drawn before it. ``make_generator(s)`` equals
+    ``np.random.default_rng(s)``. Used by ``attnlib.scaling`` and ``attnlib.scratch``.
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int or a numpy.random.Generator, got {type(seed).__name__}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
+    return np.random.default_rng([int(seed), *streams])

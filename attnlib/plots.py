@@ -150,6 +150,174 @@ def heatmap(
     return ax
 
 
+def _check_2d_vector(vec: Sequence[float], name: str) -> np.ndarray:
+    arr = np.asarray(vec.detach().cpu() if hasattr(vec, "detach") else vec, dtype=float)
+    if arr.shape != (2,):
+        raise ValueError(f"{name} must have shape (2,), got {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or Inf: {arr.tolist()}")
+    return arr
+
+
+def _as_1d(values: Sequence[float], name: str, n: int) -> np.ndarray:
+    arr = np.asarray(values.detach().cpu() if hasattr(values, "detach") else values, dtype=float)
+    if arr.shape != (n,):
+        raise ValueError(f"{name} must have shape ({n},) to match the {n} labels, got {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or Inf: {arr.tolist()}")
+    return arr
+
+
+def _extra_arrow(ax: Axes, tip: np.ndarray, *, color: str, label: str, dashed: bool) -> None:
+    """An arrow from the origin to ``tip`` with its label below the tip, and the limits widened to
+    show it (for a vector that may coincide with one drawn by ``vectors_2d``)."""
+    ax.annotate("", xy=tip, xytext=(0, 0), arrowprops={
+        "arrowstyle": "-|>", "color": color, "lw": 2.2, "ls": "--" if dashed else "-",
+        "shrinkA": 0, "shrinkB": 0})
+    ax.annotate(label, xy=tip, xytext=(10, -26), textcoords="offset points", fontsize=10, color=color,
+                fontweight="bold")
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    pad = 0.15 * max(x1 - x0, y1 - y0)
+    ax.set_xlim(min(x0, tip[0] - pad), max(x1, tip[0] + 3 * pad))
+    ax.set_ylim(min(y0, tip[1] - pad), max(y1, tip[1] + pad))
+
+
+def similarity_qk(
+    query: Sequence[float],
+    keys: Mapping[str, Sequence[float]],
+    *,
+    ax: Axes | None = None,
+    query_label: str = "query",
+    title: str | None = None,
+    max_marker_area: float = 2400.0,
+) -> Axes:
+    """Step 1 of the geometric view: the query and the keys in Q·K space, with a circle at the tip
+    of each key whose *area* is proportional to its score ``q·k`` (hollow if the score is < 0).
+
+    The scores are computed here from the vectors (``keys @ query``) and written next to each key,
+    so the picture cannot disagree with the numbers. The dotted line is the query's direction.
+    Used in: "Worked example: 'it' attends".
+    """
+    q = _check_2d_vector(query, "query")
+    pts = _as_2d_points(keys)
+    names = list(pts)
+    K = np.stack([pts[n] for n in names])  # (n_keys, 2)
+    scores = K @ q  # (n_keys,)
+    colors = {n: style.CYCLE[(i + 1) % len(style.CYCLE)] for i, n in enumerate(names)}
+    ax = vectors_2d(pts, ax=ax, colors=colors, title=title)
+    _extra_arrow(ax, q, color=style.CYCLE[0], label=query_label, dashed=True)
+    reach = float(np.abs(np.vstack([q, K])).max()) * 1.6
+    unit = q / np.linalg.norm(q) if np.linalg.norm(q) > 0 else q
+    ax.plot([-reach * unit[0], reach * unit[0]], [-reach * unit[1], reach * unit[1]],
+            ls=":", color=style.CYCLE[0], lw=1.2, zorder=0)
+    biggest = float(np.abs(scores).max()) or 1.0
+    for name, k, s in zip(names, K, scores):
+        area = max_marker_area * abs(float(s)) / biggest
+        ax.scatter([k[0]], [k[1]], s=area, facecolors=colors[name] if s >= 0 else "none",
+                   edgecolors=colors[name], alpha=0.25 if s >= 0 else 1.0, linewidths=1.5, zorder=1)
+        ax.annotate(f"q·k = {s:.1f}", xy=(k[0], k[1]), xytext=(8, -14), textcoords="offset points",
+                    fontsize=9, color=colors[name])
+    ax.set_xlabel("dimension 1")
+    ax.set_ylabel("dimension 2")
+    return ax
+
+
+def scaling_softmax_bars(
+    scores: Sequence[float],
+    labels: Sequence[str],
+    *,
+    d_k: int,
+    axes: Sequence[Axes] | None = None,
+) -> tuple[Axes, Axes]:
+    """Steps 2–3 of the geometric view, as bars: left, the raw scores next to the scaled logits
+    ``score / √d_k``; right, the softmax weights of the logits (computed with ``attnlib.softmax``).
+
+    Two panels because scores and weights have different units: pass two Axes in ``axes`` or get a
+    new 1×2 figure. Returns ``(scores_axes, weights_axes)``. Used in: "Worked example: 'it' attends".
+    """
+    from ._checks import check_positive_int
+    from .softmax import softmax
+
+    labels = list(labels)
+    s = _as_1d(scores, "scores", len(labels))
+    d_k = check_positive_int(d_k, "d_k")
+    if axes is None:
+        style.use()
+        _, axes = plt.subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"width_ratios": [3, 2]})
+    if len(axes) != 2:
+        raise ValueError(f"axes must hold exactly 2 Axes, got {len(axes)}")
+    logits = s / np.sqrt(d_k)  # (n,)
+    weights = softmax(logits)  # (n,)
+    left = grouped_bars({"score q·k": s, f"logit q·k / √{d_k}": logits}, labels, ax=axes[0],
+                        ylabel="score", title="Scaling", fmt="{:.2f}")
+    right = grouped_bars({"softmax weight": weights}, labels, ax=axes[1], ylabel="attention weight",
+                         title="Softmax", fmt="{:.0%}")
+    right.set_ylim(0, 1.1)
+    right.legend().remove()
+    return left, right
+
+
+def _convex_hull(points: np.ndarray) -> np.ndarray:
+    """Vertices of the convex hull of 2-d points, counter-clockwise (Andrew's monotone chain)."""
+    pts = sorted(map(tuple, np.unique(points, axis=0)))
+    if len(pts) <= 2:
+        return np.asarray(pts)
+
+    def cross(o: tuple, a: tuple, b: tuple) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    hull: list[tuple] = []
+    for seq in (pts, pts[::-1]):
+        start = len(hull)
+        for p in seq:
+            while len(hull) - start >= 2 and cross(hull[-2], hull[-1], p) <= 0:
+                hull.pop()
+            hull.append(p)
+        hull.pop()
+    return np.asarray(hull)
+
+
+def weighted_sum_v(
+    values: Mapping[str, Sequence[float]],
+    weights: Sequence[float],
+    *,
+    ax: Axes | None = None,
+    title: str | None = None,
+    context_label: str = "context",
+) -> Axes:
+    """Step 4 of the geometric view: the value vectors in V space, the context vector
+    ``Σ wᵢ vᵢ`` (computed here as ``weights @ values``), and a line from the context to each value
+    whose width is proportional to its weight. Attention weights are non-negative and sum to 1, so
+    the context always lies inside the shaded convex hull of the values.
+
+    ``weights`` must be non-negative and sum to 1 (± 1e-6), else ``ValueError``.
+    Used in: "Worked example: 'it' attends".
+    """
+    pts = _as_2d_points(values)
+    names = list(pts)
+    w = _as_1d(weights, "weights", len(names))
+    if (w < 0).any() or not np.isclose(w.sum(), 1.0, atol=1e-6):
+        raise ValueError(f"weights must be >= 0 and sum to 1 (attention weights), got {w.tolist()} (sum {w.sum():.6g})")
+    V = np.stack([pts[n] for n in names])  # (n, 2)
+    context = w @ V  # (2,)
+    colors = {n: style.CYCLE[(i + 1) % len(style.CYCLE)] for i, n in enumerate(names)}
+    ax = vectors_2d(pts, ax=ax, colors=colors, title=title)
+    _extra_arrow(ax, context, color=style.PALETTE["ink"],
+                 label=f"{context_label} [{context[0]:.2f}, {context[1]:.2f}]", dashed=False)
+    hull = _convex_hull(V)
+    if len(hull) >= 3:
+        ax.fill(hull[:, 0], hull[:, 1], color=style.PALETTE["sky"], alpha=0.15, zorder=0)
+    for name, v, wi in zip(names, V, w):
+        ax.plot([context[0], v[0]], [context[1], v[1]], color=colors[name], lw=0.5 + 10 * wi, alpha=0.6,
+                solid_capstyle="round", zorder=1)
+        ax.annotate(f"w = {wi:.2f}", xy=(v[0], v[1]), xytext=(6, -16), textcoords="offset points",
+                    fontsize=9, color=colors[name])
+    ax.scatter([context[0]], [context[1]], s=60, color=style.PALETTE["ink"], zorder=3)
+    ax.set_xlabel("value dimension 1")
+    ax.set_ylabel("value dimension 2")
+    return ax
+
+
 # --- "From words to attention" (chapters 01-03) ---------------------------------------------------
 
 
@@ -402,4 +570,20 @@ def curves(
     ax.legend(frameon=False)
     if title:
         ax.set_title(title)
+    return ax
+
+
+# --- "From scratch in NumPy" and "Why attention is parallel" (ch-scratch) ----------------------
+
+
+def loss_curve(
+    losses: Sequence[float], *, ax: Axes | None = None, title: str | None = None, logy: bool = False
+) -> Axes:
+    """The loss before each update (step 0 = before training). Used in: "From scratch in NumPy, and learning"."""
+    vals = np.asarray(losses, dtype=float)
+    if vals.ndim != 1 or vals.size < 2:
+        raise ValueError(f"losses must be a 1-d sequence of at least 2 values, got shape {vals.shape}")
+    ax = curves(np.arange(vals.size), {"loss": vals}, ax=ax, xlabel="update step", ylabel="MSE loss", title=title)
+    if logy:
+        ax.set_yscale("log")
     return ax

@@ -15,22 +15,10 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from ._checks import backend_of, check_finite, check_floating, check_positive_int
+from ._checks import backend_of, check_finite, check_floating, check_positive_int, make_generator
 from .softmax import ArrayT
 
 Seed = int | np.random.Generator
-
-
-def _generator(seed: Seed, *streams: int) -> np.random.Generator:
-    """A generator for ``seed``. An ``int`` seed is combined with ``streams`` (e.g. the dimension),
-    so a draw depends only on (seed, streams) and never on what was drawn before it."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int or a numpy.random.Generator, got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
-    return np.random.default_rng([int(seed), *streams])
 
 
 def random_dot_products(d: int, n: int = 1000, *, seed: Seed) -> np.ndarray:
@@ -43,7 +31,7 @@ def random_dot_products(d: int, n: int = 1000, *, seed: Seed) -> np.ndarray:
     """
     d = check_positive_int(d, "d")
     n = check_positive_int(n, "n")
-    rng = _generator(seed, d)
+    rng = make_generator(seed, d)
     q = rng.standard_normal((n, d))  # (n, d)
     k = rng.standard_normal((n, d))  # (n, d)
     return np.einsum("nd,nd->n", q, k)  # (n,)
@@ -117,7 +105,7 @@ def repeated_variances(d: int, n: int = 1000, repeats: int = 200, *, seed: Seed)
     d = check_positive_int(d, "d")
     n = check_positive_int(n, "n")
     repeats = check_positive_int(repeats, "repeats")
-    rng = _generator(seed, d, n)
+    rng = make_generator(seed, d, n)
     return np.array([np.var(random_dot_products(d, n, seed=rng), ddof=1) for _ in range(repeats)])
 
 
@@ -131,7 +119,7 @@ def random_scores(d_k: int, n_keys: int, *, trials: int = 1, seed: Seed) -> np.n
     d_k = check_positive_int(d_k, "d_k")
     n_keys = check_positive_int(n_keys, "n_keys")
     trials = check_positive_int(trials, "trials")
-    rng = _generator(seed, d_k)
+    rng = make_generator(seed, d_k)
     q = rng.standard_normal((trials, d_k))  # (trials, d_k)
     k = rng.standard_normal((trials, n_keys, d_k))  # (trials, n_keys, d_k)
     return np.einsum("tkd,td->tk", k, q)  # (trials, n_keys)
