@@ -44,6 +44,6 @@ def test_nitpick_ignores_never_cover_attnlib() -> None:
         for target in ours:
             assert not re.fullmatch(pattern, target), f"nitpick_ignore_regex ({kind}, {pattern!r}) hides {target}"
     # and they really cover the third-party names the signatures use
-    third_party = ["torch.Tensor", "numpy.ndarray", "matplotlib.axes.Axes", "collections.abc.Sequence"]
+    third_party = ["torch.Tensor", "numpy.ndarray", "np.ndarray", "matplotlib.axes.Axes", "collections.abc.Sequence"]
     for target in third_party:
         assert any(re.fullmatch(p, target) for _, p in ignores), target
