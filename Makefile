@@ -10,13 +10,14 @@ PORT ?= 8000
 # fails the run itself when no stored output was compared).
 PYTEST = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; }; pytest_rc
 
-.PHONY: book site serve test lint execute clean help browser-deps colab-cell site-size
+.PHONY: book site serve test lint execute clean help browser-deps colab-cell site-size bench-widgets
 
 help:
 	@echo "make book   build the site into _build/html"
 	@echo "make serve  serve _build/html on http://localhost:$(PORT)"
 	@echo "make test   lint, unit/property tests, nbval on every chapter, browser tests"
 	@echo "make execute  re-run every chapter from a clean kernel and store its outputs (authors)"
+	@echo "make bench-widgets  slider input -> redrawn numbers latency in Chromium (needs a built site)"
 
 # --- setup -----------------------------------------------------------------------------------
 $(STAMP): requirements.txt pyproject.toml
@@ -43,7 +44,14 @@ $(NPM_STAMP): package.json package-lock.json
 book: site
 	@echo "==> built: open $(CURDIR)/_build/html/index.html, or run 'make serve'"
 
-site: $(STAMP)
+# The site serves its own front-end assets: _ext/attnbook.py copies them from node_modules (hence
+# the npm stamp). jupyter-cache keys a notebook on its code cells only, so after a change to attnlib
+# (e.g. a widget's ES module, embedded in the page through the widget state) the cached outputs would
+# be stale: drop the cache, and the build re-executes the chapters.
+JCACHE := _build/.jupyter_cache
+site: $(STAMP) $(NPM_STAMP)
+	@if [ -f $(JCACHE)/global.db ] && [ -n "$$(find attnlib -newer $(JCACHE)/global.db -type f ! -name "*.pyc" -print -quit)" ]; then \
+	  echo "==> attnlib changed since the notebooks were cached: dropping $(JCACHE)"; rm -rf $(JCACHE); fi
 	@echo "==> building the book (notebooks executed with execute_notebooks: cache; -W: warnings fail)"
 	$(BIN)/jupyter-book build -W -n --keep-going .
 
@@ -81,6 +89,11 @@ browser-deps:
 	  echo "==> installing Debian's chromium with apt-get"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; \
 	else echo "chromium is missing: install it with 'sudo apt-get install -y chromium' (or set CHROMIUM=/path)"; exit 1; fi
+
+# Latency of the sliders on the built site: input event -> numbers redrawn, measured in Chromium.
+bench-widgets: $(STAMP) browser-deps
+	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
+	$(BIN)/python benchmarks/bench_widgets.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

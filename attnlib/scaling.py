@@ -133,6 +133,12 @@ def _check_probabilities(p: torch.Tensor | np.ndarray, name: str) -> str:
     check_finite(p, name)
     if bool((p < 0).any()):
         raise ValueError(f"{name} must be a probability vector (entries >= 0), got shape {tuple(p.shape)} with a negative entry")
+    sums = p.sum(-1)
+    worst = float((sums - 1).abs().max()) if backend == "torch" else float(np.abs(sums - 1).max())
+    if worst > 1e-3:
+        raise ValueError(
+            f"{name} must sum to 1 along its last axis, got shape {tuple(p.shape)} with a sum off by {worst:.4g}"
+        )
     return backend
 
 

@@ -7,6 +7,8 @@ import pytest
 import torch
 
 import attnlib
+from attnlib import plots, scaling, scratch, text
+from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
 
 sdpa = attnlib.scaled_dot_product_attention
 q3 = torch.randn(2, 3, 4)
@@ -49,6 +51,40 @@ CASES = [
     ("padding length > n", lambda: attnlib.padding_mask([2, 7], 5), ValueError, "[2, 7]"),
     ("padding negative length", lambda: attnlib.padding_mask([-1], 5), ValueError, "[-1]"),
     ("padding float lengths", lambda: attnlib.padding_mask([1.5], 5), ValueError, "float"),
+    # plot helpers
+    ("heatmap 1-d", lambda: plots.heatmap(np.ones(3)), ValueError, "(3,)"),
+    ("heatmap NaN", lambda: plots.heatmap(np.array([[np.nan]])), ValueError, "NaN"),
+    ("heatmap labels", lambda: plots.heatmap(np.ones((2, 2)), row_labels=["a"]), ValueError, "(2, 2)"),
+    ("vectors_2d 3-d vector", lambda: plots.vectors_2d({"a": [1, 2, 3]}), ValueError, "(3,)"),
+    ("grouped_bars length", lambda: plots.grouped_bars({"a": [1, 2]}, ["x"]), ValueError, "(2,)"),
+    ("histograms NaN", lambda: plots.histograms({"a": [1.0, np.nan]}), ValueError, "NaN"),
+    # text
+    ("one_hot unknown word", lambda: text.one_hot(["zebra"], ["cat", "dog"]), ValueError, "zebra"),
+    ("cosine of zero vector", lambda: text.cosine_similarity([0, 0], [1, 0]), ValueError, "zero vector"),
+    ("cosine shapes", lambda: text.cosine_similarity([1, 0, 0], [1, 0]), ValueError, "(3,) and (2,)"),
+    ("usage negative count", lambda: text.usage_weighted_average(np.eye(2), [-1, 2]), ValueError, "-1.0"),
+    # the NumPy pipeline
+    ("tokenizer bad entry", lambda: scratch.Tokenizer(["a b"]), ValueError, "'a b'"),
+    ("positional n zero", lambda: scratch.sinusoidal_positional_encoding(0, 4), ValueError, "0"),
+    ("self_attention W_q shape", lambda: scratch.self_attention(np.ones((3, 4)), np.ones((5, 2)), np.ones((4, 2)),
+                                                                 np.ones((4, 2))), ValueError, "(5, 2)"),
+    ("rnn list input", lambda: scratch.rnn_forward([[1.0]], np.ones((1, 1)), np.ones((1, 1))), TypeError, "list"),
+    ("path unknown word", lambda: scratch.path_counts(["a", "b"], "a", "z"), ValueError, "'z'"),
+    # scaling experiments
+    ("dot products d zero", lambda: scaling.random_dot_products(0, seed=0), ValueError, "0"),
+    ("seed float", lambda: scaling.random_dot_products(3, seed=1.5), TypeError, "float"),
+    ("seed negative", lambda: scaling.random_dot_products(3, seed=-1), ValueError, "-1"),
+    ("entropy not normalised", lambda: scaling.entropy(np.array([0.5, 0.7])), ValueError, "sum to 1"),
+    ("jacobian int", lambda: scaling.softmax_jacobian(np.array([1, 0])), ValueError, "int64"),
+    # widgets (Python side)
+    ("widget temperature zero", lambda: TemperatureSlider([1.0, 2.0], temperature=0), ValueError, "0.0"),
+    ("widget scores NaN", lambda: TemperatureSlider([1.0, float("nan")]), ValueError, "NaN"),
+    ("widget one score", lambda: SoftmaxSharpening(scores=[1.0]), ValueError, "(1,)"),
+    ("widget d_k string", lambda: SoftmaxSharpening(d_k="big"), TypeError, "str"),
+    ("widget q/k mismatch", lambda: GeometricAttention(query=[1.0, 2.0, 3.0]), ValueError, "(3,)"),
+    ("widget values rows", lambda: GeometricAttention(keys=np.ones((3, 2)), values=np.ones((2, 2))), ValueError,
+     "(2, 2)"),
+    ("widget seed negative", lambda: DotProductSpread(seed=-3), ValueError, "-3"),
 ]
 
 

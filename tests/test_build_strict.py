@@ -18,6 +18,7 @@ def _mini_book(tmp: Path, cells: list) -> Path:
     (tmp / "book").mkdir()
     shutil.copy(ROOT / "_config.yml", tmp)
     shutil.copytree(ROOT / "_ext", tmp / "_ext")
+    (tmp / "node_modules").symlink_to(ROOT / "node_modules")  # the front-end assets the site serves
     (tmp / "book" / "intro.md").write_text("# Mini book\n", encoding="utf-8")
     (tmp / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nchapters:\n  - file: book/chapter\n")
     nb = nbformat.v4.new_notebook()

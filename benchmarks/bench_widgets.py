@@ -1,0 +1,159 @@
+"""Latency of the book's sliders: from a slider's input event to the redrawn numbers, in Chromium.
+
+Serves the built site (_build/html) on 127.0.0.1 with every other host blocked, opens the
+playground page in Debian's Chromium (Playwright, headless), and for each widget moves one slider
+through ``--inputs`` positions (default 200), each a different value. Per input, inside the page:
+
+    t0 = performance.now(); input.value = …; input.dispatchEvent(new Event("input"));
+    read the widget's numbers; force style and layout (offsetHeight); t1 = performance.now()
+
+so the time covers the widget's JavaScript math, its DOM/SVG update and the browser's layout (not
+the wait for the next paint, which is paced by the display). Prints median, 95th percentile and max
+per widget and fails (exit 1) if a median exceeds the 16 ms target (one frame at 60 Hz).
+
+Run: ``make bench-widgets`` (builds the site first if there is none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import json
+import os
+import shutil
+import statistics
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.browser import widget_driver as wd  # noqa: E402
+from tests.browser.conftest import CHROMIUM_ARGS, SITE, _QuietHandler  # noqa: E402
+
+TARGET_MS = 16.0
+# The slider each widget is timed on, and the range of positions it sweeps.
+SLIDERS = {
+    "SoftmaxSharpening": ("d_k", lambda s: (0, s["_limits"]["d_k"][2], 1)),
+    "TemperatureSlider": ("temperature", lambda s: (0, s["_limits"]["temperature"][2], 1)),
+    "DotProductSpread": ("dim", lambda s: (0, s["_limits"]["dim"][2], 1)),
+    "GeometricAttention": ("query_x", lambda s: (s["_limits"]["query"][0], s["_limits"]["query"][1], s["_limits"]["query"][2])),
+}
+
+# Sweep the slider back and forth over its range, `n` inputs, each to a new value; time each one.
+_TIME_INPUTS = """async ([root, name, lo, hi, step, n]) => {
+  const el = eval(root);
+  const input = el.querySelector(`input[data-name="${name}"]`);
+  const outputs = [...el.querySelectorAll(".attnw-num, td, .attnw-barval")];
+  const count = Math.round((hi - lo) / step);
+  const times = [];
+  let k = Math.round((Number(input.value) - lo) / step), dir = 1;
+  for (let i = 0; i < n; i++) {
+    if (k + dir > count || k + dir < 0) dir = -dir;
+    k += dir;
+    const value = lo + k * step;
+    const t0 = performance.now();
+    input.value = String(value);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    let text = "";
+    for (const o of outputs) text += o.textContent;
+    void el.offsetHeight; // style + layout of the redrawn widget
+    times.push(performance.now() - t0);
+    if (text.includes("NaN")) throw new Error(`NaN shown at ${name} = ${value}`);
+    if (i % 20 === 19) await new Promise((r) => requestAnimationFrame(() => r())); // let frames paint
+  }
+  return times;
+}"""
+
+
+def _serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--inputs", type=int, default=200, help="inputs per widget (default 200)")
+    parser.add_argument("--page", default="book/15_playground.html", help="page of the built site")
+    parser.add_argument("--json", type=Path, help="also write the results to this JSON file")
+    args = parser.parse_args()
+
+    if not (SITE / args.page).is_file():
+        print(f"no built page {SITE / args.page}: run 'make book' first", file=sys.stderr)
+        return 2
+    exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        print("Debian's chromium is not installed (make browser-deps)", file=sys.stderr)
+        return 2
+
+    from playwright.sync_api import sync_playwright
+
+    server, url = _serve(SITE)
+    external: list[str] = []
+    results = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_ARGS)
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+
+            def route(r) -> None:  # noqa: ANN001
+                if urlparse(r.request.url).netloc in ("", urlparse(url).netloc) or r.request.url.startswith(("data:", "blob:")):
+                    r.continue_()
+                else:
+                    external.append(r.request.url)
+                    r.abort()
+
+            context.route("**/*", route)
+            page = context.new_page()
+            page.goto(f"{url}/{args.page}", wait_until="networkidle")
+            wd.wait_for_widgets(page)
+            user_agent = page.evaluate("navigator.userAgent")
+            done = set()
+            for w in wd.find_widgets(page):
+                if w.kind in done or w.kind not in SLIDERS:
+                    continue
+                done.add(w.kind)
+                name, bounds = SLIDERS[w.kind]
+                lo, hi, step = bounds(w.state)
+                page.evaluate(f"() => {w.root}.scrollIntoView({{ block: 'center' }})")
+                times = page.evaluate(_TIME_INPUTS, [w.root, name, lo, hi, step, args.inputs])
+                times.sort()
+                results[w.kind] = {
+                    "slider": name,
+                    "inputs": len(times),
+                    "median_ms": statistics.median(times),
+                    "p95_ms": times[int(0.95 * (len(times) - 1))],
+                    "max_ms": times[-1],
+                }
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    print(f"Slider latency: input event -> numbers redrawn and laid out ({args.inputs} inputs per widget)")
+    print(f"browser: {user_agent}")
+    print(f"{'widget':20s} {'slider':12s} {'median ms':>10s} {'p95 ms':>8s} {'max ms':>8s}  target median <= {TARGET_MS:g} ms")
+    ok = True
+    for kind, r in results.items():
+        verdict = "ok" if r["median_ms"] <= TARGET_MS else "TOO SLOW"
+        ok &= r["median_ms"] <= TARGET_MS
+        print(f"{kind:20s} {r['slider']:12s} {r['median_ms']:10.3f} {r['p95_ms']:8.3f} {r['max_ms']:8.3f}  {verdict}")
+    if set(results) != set(SLIDERS):
+        print(f"missing widgets on {args.page}: {sorted(set(SLIDERS) - set(results))}", file=sys.stderr)
+        ok = False
+    if external:
+        print(f"requests to other hosts (blocked): {external}", file=sys.stderr)
+        ok = False
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"user_agent": user_agent, "target_ms": TARGET_MS, "results": results}, indent=2))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,254 @@
+"""The sliders on the built site, with every host but the local server blocked: each renders, shows
+the numbers attnlib computes in Python for the same state (to 3 decimals), never shows NaN, moves
+with the keyboard and the mouse, passes axe in light and dark mode, and requests nothing from
+another host.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider, _math
+
+from . import widget_driver as wd
+from .conftest import ROOT, SITE
+
+pytestmark = pytest.mark.browser
+
+TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
+CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention)}
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def _widget_pages() -> list[str]:
+    """Every built page that embeds a widget view."""
+    if not SITE.is_dir():
+        return []
+    return sorted(
+        p.relative_to(SITE).as_posix()
+        for p in SITE.rglob("*.html")
+        if "_static" not in p.parts and wd.VIEW_MIME in p.read_text(encoding="utf-8", errors="ignore")
+    )
+
+
+WIDGET_PAGES = _widget_pages()
+
+
+def test_there_are_widget_pages() -> None:
+    assert "book/15_playground.html" in WIDGET_PAGES, f"no widgets found in the built site: {WIDGET_PAGES}"
+
+
+@pytest.fixture(params=WIDGET_PAGES)
+def widget_page(request, offline_page, site_url):  # noqa: ANN001, ANN201
+    """A widget page, loaded with every other host blocked, all its widgets rendered."""
+    page, log = offline_page
+    page.goto(f"{site_url}/{request.param}", wait_until="networkidle")
+    try:
+        wd.wait_for_widgets(page)
+    except Exception as err:  # noqa: BLE001
+        pytest.fail(f"{request.param}: widgets did not render ({err}); console errors {log.console_errors}, "
+                    f"page errors {log.page_errors}, blocked requests {log.external}")
+    return request.param, page, log, wd.find_widgets(page)
+
+
+def _close(shown: str, expected: float, what: str) -> None:
+    value = wd.number(shown)
+    assert abs(value - expected) <= TOL, f"{what}: page shows {shown!r}, attnlib computes {expected:.6f}"
+
+
+def _no_bad_numbers(widget: wd.Widget) -> None:
+    text = widget.all_text()
+    for bad in ("NaN", "Infinity", "undefined"):
+        assert bad not in text, f"{widget.kind} shows {bad!r}: {text[:300]}"
+
+
+def test_widgets_render_offline_without_errors(widget_page) -> None:  # noqa: ANN001
+    name, page, log, widgets = widget_page
+    assert widgets, f"{name}: no widget views"
+    assert all(w.rendered for w in widgets), f"{name}: not rendered: {[w.kind for w in widgets if not w.rendered]}"
+    assert {w.kind for w in widgets} <= set(CLASSES), f"{name}: unknown widgets {[w.kind for w in widgets]}"
+    if page.locator("span.math, div.math").count():
+        page.wait_for_selector("mjx-container", state="attached", timeout=10_000)  # MathJax served by the site typeset it
+    for w in widgets:
+        _no_bad_numbers(w)
+    assert log.external == [], f"{name} requested other hosts: {log.external}"
+    assert log.console_errors == [], f"{name} console errors: {log.console_errors}"
+    assert log.page_errors == [], f"{name} page errors: {log.page_errors}"
+
+
+def test_page_embeds_the_current_es_modules(widget_page) -> None:  # noqa: ANN001
+    """The widget state in the page carries the ES modules of attnlib as it is now (a stale build
+    cache would test yesterday's JavaScript)."""
+    name, _, _, widgets = widget_page
+    for w in widgets:
+        assert w.embedded_esm() == str(CLASSES[w.kind]._esm), (
+            f"{name}: the {w.kind} module embedded in the page differs from attnlib/widgets: rebuild "
+            "with 'make book' (it drops a stale jupyter cache)"
+        )
+
+
+def _check_sharpening(w: wd.Widget) -> None:
+    steps = w.state["_limits"]["d_k"][2]
+    seen = set()
+    for show_scaled in (True, False):
+        w.set_checkbox("show_scaled", show_scaled)
+        assert w.is_hidden("scaled-panel") is (not show_scaled)
+        for pos in wd.positions(steps):
+            w.set_range("d_k", pos)
+            exp = wd.expected_sharpening(w.state, pos)
+            t = w.texts()
+            assert wd.number(t["d_k-readout"]) == exp["d_k"], (pos, t["d_k-readout"])
+            for key in ("unscaled", "scaled"):
+                _close(t[f"{key}-max"], exp[key]["max_weight"], f"{key} max weight at d_k={exp['d_k']}")
+                _close(t[f"{key}-entropy"], exp[key]["entropy"], f"{key} entropy at d_k={exp['d_k']}")
+                for i, weight in enumerate(exp[key]["weights"]):
+                    _close(t[f"{key}-bars-{i}"], weight, f"{key} weight {i} at d_k={exp['d_k']}")
+            assert abs(wd.number(t["score-min"]) - exp["scores"].min()) <= 0.005 + 1e-9
+            assert abs(wd.number(t["score-max"]) - exp["scores"].max()) <= 0.005 + 1e-9
+            seen.add((t["unscaled-entropy"], t["scaled-entropy"]))
+            _no_bad_numbers(w)
+    assert len(seen) > 3, "moving d_k did not change the numbers"
+
+
+def _check_temperature(w: wd.Widget) -> None:
+    steps = w.state["_limits"]["temperature"][2]
+    seen = set()
+    for pos in wd.positions(steps):
+        w.set_range("temperature", pos)
+        exp = wd.expected_temperature(w.state, pos)
+        t = w.texts()
+        _close(t["temperature-value"], exp["temperature"], f"T at position {pos}")
+        _close(t["max"], exp["max_weight"], f"max weight at T={exp['temperature']:.3f}")
+        _close(t["entropy"], exp["entropy"], f"entropy at T={exp['temperature']:.3f}")
+        for i, weight in enumerate(exp["weights"]):
+            _close(t[f"weights-bars-{i}"], weight, f"weight {i} at T={exp['temperature']:.3f}")
+        seen.add(t["entropy"])
+        _no_bad_numbers(w)
+    assert len(seen) > 3, "moving T did not change the numbers"
+
+
+def _check_spread(w: wd.Widget) -> None:
+    steps = w.state["_limits"]["dim"][2]
+    seen = set()
+    for scaled in (False, True):
+        w.set_checkbox("scaled", scaled)
+        for pos in wd.positions(steps):
+            w.set_range("dim", pos)
+            exp = wd.expected_spread(w.state, pos, scaled)
+            t = w.texts()
+            assert wd.number(t["dim-value"]) == exp["dim"]
+            _close(t["mean"], exp["mean"], f"mean at d={exp['dim']}, scaled={scaled}")
+            _close(t["variance"], exp["variance"], f"variance at d={exp['dim']}, scaled={scaled}")
+            assert wd.number(t["outside"]) == exp["outside"]
+            assert w.counts() == exp["counts"].tolist(), f"histogram at d={exp['dim']}, scaled={scaled}"
+            seen.add(t["variance"])
+            _no_bad_numbers(w)
+    assert len(seen) > 3, "moving d did not change the numbers"
+
+
+def _check_geometric_numbers(w: wd.Widget, query: list[float]) -> None:
+    exp = wd.expected_geometric(w.state, query)
+    t = w.texts()
+    assert wd.numbers(t["query"]) == pytest.approx(query, abs=1e-9)
+    for j in range(len(exp["weights"])):
+        _close(t[f"score-{j}"], exp["scores"][j], f"score {j} at q={query}")
+        _close(t[f"scaled-{j}"], exp["scaled_scores"][j], f"scaled score {j} at q={query}")
+        _close(t[f"weight-{j}"], exp["weights"][j], f"weight {j} at q={query}")
+    for shown, value in zip(wd.numbers(t["context"]), exp["context"]):
+        assert abs(shown - value) <= TOL, f"context at q={query}: page {t['context']!r}, attnlib {exp['context']}"
+    _no_bad_numbers(w)
+
+
+def _check_geometric(w: wd.Widget) -> None:
+    seen = set()
+    for qx, qy in [(3.0, 1.0), (-5.0, -5.0), (5.0, 5.0), (0.0, 0.0), (1.7, -2.3), (-0.4, 4.9)]:
+        w.set_range("query_x", qx)
+        w.set_range("query_y", qy)
+        _check_geometric_numbers(w, [qx, qy])
+        seen.add(w.texts()["context"])
+    assert len(seen) > 3, "moving the query did not change the numbers"
+
+
+CHECKS = {
+    "SoftmaxSharpening": _check_sharpening,
+    "TemperatureSlider": _check_temperature,
+    "DotProductSpread": _check_spread,
+    "GeometricAttention": _check_geometric,
+}
+
+
+def test_sliders_show_what_attnlib_computes(widget_page) -> None:  # noqa: ANN001
+    name, _, log, widgets = widget_page
+    for w in widgets:
+        CHECKS[w.kind](w)
+    assert log.console_errors == [] and log.page_errors == [], (log.console_errors, log.page_errors)
+    assert log.external == [], f"{name} requested other hosts: {log.external}"
+
+
+def test_keyboard_moves_every_slider(widget_page) -> None:  # noqa: ANN001
+    """Tab to a slider, press arrow keys: the value and the numbers change (no mouse needed)."""
+    _, page, _, widgets = widget_page
+    for w in widgets:
+        for name in [n for n, v in w.texts().items() if n in ("d_k", "temperature", "dim", "query_x", "query_y")]:
+            page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"{name}\"]').focus()")
+            before = w.texts()
+            for _ in range(12):
+                page.keyboard.press("ArrowLeft")  # towards the low end: every default sits above it
+            after = w.texts()
+            assert after[name] != before[name], f"{w.kind}: {name} did not move with the keyboard"
+            changed = [k for k in after if k != name and after[k] != before[k]]
+            assert changed, f"{w.kind}: moving {name} changed no number"
+            _no_bad_numbers(w)
+
+
+def test_drag_the_query(widget_page) -> None:  # noqa: ANN001
+    """Drag the query point in the geometric widget: it follows the pointer, snapped to 0.1."""
+    _, page, _, widgets = widget_page
+    for w in [w for w in widgets if w.kind == "GeometricAttention"]:
+        box = page.evaluate(f"""() => {{
+          const svg = {w.root}.querySelector('[data-name="qk-plane"]');
+          svg.scrollIntoView({{ block: "center" }});
+          const r = svg.getBoundingClientRect();
+          return [r.x, r.y, r.width, r.height];
+        }}""")
+        x, y, width, height = box
+        page.mouse.move(x + width * 0.5, y + height * 0.5)
+        page.mouse.down()
+        page.mouse.move(x + width * 0.2, y + height * 0.3, steps=5)
+        page.mouse.up()
+        q = wd.numbers(w.texts()["query"])
+        assert q[0] < 0 < q[1], f"dragged up-left of the origin, query shows {q}"
+        assert all(abs(v * 10 - round(v * 10)) < 1e-9 for v in q)
+        _check_geometric_numbers(w, q)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_widgets_pass_axe(widget_page, scheme) -> None:  # noqa: ANN001
+    """axe-core (vendored by npm, injected inline) finds no violation inside the widgets, in the
+    site's light and dark theme."""
+    _, page, _, widgets = widget_page
+    page.emulate_media(color_scheme=scheme)
+    page.evaluate(f"() => document.documentElement.dataset.theme = '{scheme}'")
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    result = page.evaluate("""async () => {
+      const r = await axe.run({ include: [[".attnw"]] }, { resultTypes: ["violations"] });
+      return [r.passes.length, r.violations.map((v) => `${v.id}: ${v.nodes.length} nodes, e.g. ${v.nodes[0].html.slice(0, 120)}`)];
+    }""")
+    passes, violations = result
+    assert passes > 5, f"axe checked almost nothing inside the widgets ({passes} rules passed)"
+    assert violations == [], f"axe violations in the widgets ({scheme}): {violations}"
+    # the card stays an opaque white card with dark ink in both themes
+    colors = page.evaluate("() => [...document.querySelectorAll('.attnw')].map((e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color])")
+    assert colors and all(c == ["rgb(255, 255, 255)", "rgb(34, 34, 34)"] for c in colors), colors
+
+
+def test_python_reference_matches_widget_defaults() -> None:
+    """The Python classes hand the browser the state the reference functions use."""
+    w = SoftmaxSharpening(d_k=100, seed=3)
+    assert w._limits["d_k"] == [*_math.D_K_RANGE, _math.D_K_STEPS]
+    assert w.numbers()["d_k"] == 100
+    assert math.isclose(TemperatureSlider().numbers()["temperature"], 1.0)
+    assert Path(AXE).is_file(), "axe-core is missing: run 'npm ci' (make test does)"

@@ -1,0 +1,142 @@
+"""Drive the book's sliders on a built page: find the rendered widgets, move their inputs the way a
+reader does (an ``input`` event on the range element), and read the numbers they show.
+
+Used by tests/browser/test_widgets.py and benchmarks/bench_widgets.py.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from attnlib.widgets import _math
+
+VIEW_MIME = "application/vnd.jupyter.widget-view+json"
+STATE_MIME = "application/vnd.jupyter.widget-state+json"
+
+# Each rendered widget: its model id, the class that made it (anywidget's "_anywidget_id") and its
+# synced state (without the ES module and CSS). The manager puts each view just before its script tag.
+_FIND_WIDGETS = """([stateMime, viewMime]) => {
+  const state = JSON.parse(document.querySelector(`script[type="${stateMime}"]`).textContent).state;
+  return [...document.querySelectorAll(`script[type="${viewMime}"]`)].map((view, index) => {
+    const id = JSON.parse(view.textContent).model_id;
+    const s = { ...state[id].state };
+    delete s._esm; delete s._css;
+    const area = view.previousElementSibling;
+    const rendered = Boolean(area && area.querySelector(".attnw"));
+    return { index, model_id: id, kind: (s._anywidget_id || "").split(".").pop(), state: s, rendered };
+  });
+}"""
+
+_EMBEDDED_ESM = """([stateMime, id]) =>
+  JSON.parse(document.querySelector(`script[type="${stateMime}"]`).textContent).state[id].state._esm"""
+
+_ALL_RENDERED = """(viewMime) => {
+  const views = [...document.querySelectorAll(`script[type="${viewMime}"]`)];
+  return views.length > 0 && views.every(
+    (v) => v.previousElementSibling && v.previousElementSibling.querySelector(".attnw .attnw-num, .attnw td"));
+}"""
+
+
+@dataclass
+class Widget:
+    """One rendered slider on a page: ``kind`` is the Python class name, ``state`` its synced state."""
+
+    page: Any
+    index: int
+    model_id: str
+    kind: str
+    state: dict[str, Any]
+    rendered: bool
+
+    @property
+    def root(self) -> str:
+        """A JS expression for the widget's root element (.attnw), the index-th view of the page."""
+        return (f"document.querySelectorAll('script[type=\"{VIEW_MIME}\"]')[{self.index}]"
+                ".previousElementSibling.querySelector('.attnw')")
+
+    def set_range(self, name: str, value: float) -> None:
+        """Move the range input ``name`` to ``value`` as a reader does (value, then an input event)."""
+        self.page.evaluate(
+            f"""([name, value]) => {{
+              const input = {self.root}.querySelector(`input[data-name="${{name}}"]`);
+              input.value = String(value);
+              input.dispatchEvent(new Event("input", {{ bubbles: true }}));
+            }}""",
+            [name, value],
+        )
+
+    def set_checkbox(self, name: str, checked: bool) -> None:
+        self.page.evaluate(
+            f"""([name, checked]) => {{
+              const input = {self.root}.querySelector(`input[data-name="${{name}}"]`);
+              if (input.checked !== checked) input.click();
+            }}""",
+            [name, checked],
+        )
+
+    def texts(self) -> dict[str, str]:
+        """Text of every element with a ``data-name`` in the widget (inputs give their value)."""
+        return self.page.evaluate(
+            f"""() => Object.fromEntries([...{self.root}.querySelectorAll("[data-name]")].map(
+                 (e) => [e.dataset.name, e.tagName === "INPUT" ? (e.type === "checkbox" ? String(e.checked) : e.value) : e.textContent]))"""
+        )
+
+    def counts(self) -> list[int]:
+        """The histogram's bar counts (spread widget)."""
+        return self.page.evaluate(f"() => [...{self.root}.querySelectorAll('rect[data-count]')].map((r) => Number(r.dataset.count))")
+
+    def all_text(self) -> str:
+        return self.page.evaluate(f"() => {self.root}.textContent + ' ' + [...{self.root}.querySelectorAll('title')].map(t => t.textContent).join(' ')")
+
+    def is_hidden(self, name: str) -> bool:
+        return self.page.evaluate(f"() => {self.root}.querySelector('[data-name=\"{name}\"]').hidden")
+
+    def embedded_esm(self) -> str:
+        return self.page.evaluate(_EMBEDDED_ESM, [STATE_MIME, self.model_id])
+
+
+def find_widgets(page: Any) -> list[Widget]:
+    """Every widget view on the page, rendered or not (``Widget.rendered``)."""
+    return [Widget(page=page, **w) for w in page.evaluate(_FIND_WIDGETS, [STATE_MIME, VIEW_MIME])]
+
+
+def wait_for_widgets(page: Any, timeout_ms: float = 20_000) -> None:
+    """Wait until every widget view script of the page has a rendered slider before it."""
+    page.wait_for_function(_ALL_RENDERED, arg=VIEW_MIME, timeout=timeout_ms)
+
+
+def number(text: str) -> float:
+    """The number in a readout such as ``"0.873"``, ``"d_k = 64"`` or ``"-1.250"``."""
+    m = re.search(r"-?\d+(?:\.\d+)?", text.replace("\u2212", "-"))
+    if m is None:
+        raise AssertionError(f"no number in {text!r}")
+    return float(m.group())
+
+
+def numbers(text: str) -> list[float]:
+    return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", text.replace("\u2212", "-"))]
+
+
+# --- slider positions to try, and what attnlib says the widget should show there -------------------
+def positions(steps: int) -> list[int]:
+    """Both ends, the middle, and a few positions in between."""
+    return sorted({0, 1, steps // 7, steps // 3, steps // 2, (2 * steps) // 3, steps - 1, steps})
+
+
+def expected_sharpening(state: dict[str, Any], position: int) -> dict[str, Any]:
+    d_k = _math.d_k_at(position)
+    return _math.sharpening_numbers(d_k, seed=state["seed"], n_keys=state["n_keys"], scores=state["scores"] or None)
+
+
+def expected_temperature(state: dict[str, Any], position: int) -> dict[str, Any]:
+    return _math.temperature_numbers(state["scores"], _math.temperature_at(position))
+
+
+def expected_spread(state: dict[str, Any], position: int, scaled: bool) -> dict[str, Any]:
+    return _math.spread_numbers(_math.dim_at(position), seed=state["seed"], scaled=scaled)
+
+
+def expected_geometric(state: dict[str, Any], query: list[float]) -> dict[str, Any]:
+    return _math.geometric_numbers(query, state["key_vectors"], state["value_vectors"])
