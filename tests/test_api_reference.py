@@ -43,6 +43,8 @@ def test_nitpick_ignores_never_cover_attnlib() -> None:
     for kind, pattern in ignores:
         for target in ours:
             assert not re.fullmatch(pattern, target), f"nitpick_ignore_regex ({kind}, {pattern!r}) hides {target}"
+    for kind, target in CONFIG["sphinx"]["config"].get("nitpick_ignore", []):
+        assert not target.startswith("attnlib"), f"nitpick_ignore ({kind}, {target}) hides an attnlib reference"
     # and they really cover the third-party names the signatures use
     third_party = ["torch.Tensor", "numpy.ndarray", "np.ndarray", "matplotlib.axes.Axes", "collections.abc.Sequence"]
     for target in third_party:
