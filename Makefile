@@ -10,13 +10,15 @@ PORT ?= 8000
 # fails the run itself when no stored output was compared).
 PYTEST = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; }; pytest_rc
 
-.PHONY: book site serve test lint execute clean help browser-deps colab-cell site-size bench-widgets
+.PHONY: book site serve test lint execute clean help browser-deps colab-cell site-size bench bench-build bench-widgets
 
 help:
 	@echo "make book   build the site into _build/html"
 	@echo "make serve  serve _build/html on http://localhost:$(PORT)"
 	@echo "make test   lint, unit/property tests, nbval on every chapter, browser tests"
 	@echo "make execute  re-run every chapter from a clean kernel and store its outputs (authors)"
+	@echo "make bench  time and peak memory of readable, chunked and fused attention -> benchmarks/RESULTS.md"
+	@echo "make bench-build  time a clean, a no-op and a one-cell book build on a temporary copy"
 	@echo "make bench-widgets  slider input -> redrawn numbers latency in Chromium (needs a built site)"
 
 # --- setup -----------------------------------------------------------------------------------
@@ -89,6 +91,13 @@ browser-deps:
 	  echo "==> installing Debian's chromium with apt-get"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; \
 	else echo "chromium is missing: install it with 'sudo apt-get install -y chromium' (or set CHROMIUM=/path)"; exit 1; fi
+
+# --- benchmarks (a few minutes each on 2 cores) ----------------------------------------------
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_attention.py --out benchmarks/RESULTS.md
+
+bench-build: $(STAMP) $(NPM_STAMP)
+	$(BIN)/python benchmarks/bench_build.py --out benchmarks/BUILD_RESULTS.md
 
 # Latency of the sliders on the built site: input event -> numbers redrawn, measured in Chromium.
 bench-widgets: $(STAMP) browser-deps

@@ -4,9 +4,10 @@ Core modules (softmax, attention, masks, modules) import only torch and NumPy. P
 ``attnlib.plots`` / ``attnlib.style`` and widgets in ``attnlib.widgets``; import them explicitly.
 """
 
-from . import examples, heads, scaling, scratch, text
+from . import chunked, cost, examples, heads, scaling, scratch, text
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
+from .chunked import chunked_attention
 from .masks import causal_mask, padding_mask
 from .modules import MultiHeadAttention, ScaledDotProductAttention, SelfAttentionV1, SelfAttentionV2
 from .softmax import naive_softmax, softmax
@@ -19,6 +20,9 @@ __all__ = [
     "SelfAttentionV1",
     "SelfAttentionV2",
     "causal_mask",
+    "chunked",
+    "chunked_attention",
+    "cost",
     "examples",
     "heads",
     "naive_softmax",

@@ -118,9 +118,10 @@ def _attention_torch(
     out_dtype = torch.promote_types(torch.promote_types(q.dtype, k.dtype), v.dtype)
     work = torch.float32 if out_dtype in (torch.float16, torch.bfloat16) else out_dtype
     q, k, v = q.to(work), k.to(work), v.to(work)
-    scores = (q @ k.transpose(-2, -1)) * scale  # (..., n_q, n_k)
+    scores = q @ k.transpose(-2, -1)  # (..., n_q, n_k)
+    scores.mul_(scale)  # in place: the same numbers as scores * scale, without a second n_q × n_k matrix
     if mask is not None:
-        scores = scores.masked_fill(~mask, float("-inf"))  # excluded keys get weight exactly 0
+        scores.masked_fill_(~mask, float("-inf"))  # excluded keys get weight exactly 0
     weights = softmax(scores, dim=-1)  # (..., n_q, n_k); an all -inf row gives zeros
     output = weights @ v  # (..., n_q, d_v)
     return output.to(out_dtype), weights.to(out_dtype)

@@ -573,6 +573,38 @@ def curves(
     return ax
 
 
+def growth(
+    n: Sequence[float] | np.ndarray,
+    series: Mapping[str, Sequence[float] | np.ndarray],
+    *,
+    ax: Axes | None = None,
+    ylabel: str = "",
+    title: str | None = None,
+    slope: float | None = 2.0,
+    xlabel: str = "sequence length n",
+) -> Axes:
+    """``curves`` on log-log axes, for costs that grow like a power of ``n``.
+
+    With ``slope`` set, a dashed guide ``∝ n^slope`` is drawn through the first point of the first
+    series, so a cost that grows like ``n²`` runs parallel to it. Every value must be > 0.
+    Used in: "Attention at scale".
+    """
+    pairs = [("n", n), *(series.items() if isinstance(series, Mapping) else [])]  # curves checks the rest
+    for name, values in pairs:
+        arr = np.asarray(values, dtype=float)
+        if arr.size and np.isfinite(arr).all() and (arr <= 0).any():
+            raise ValueError(f"{name!r} must be > 0 on log axes, got min {arr.min()}")
+    ax = curves(n, series, ax=ax, xlabel=xlabel, ylabel=ylabel, logx=True, title=title)
+    ax.set_yscale("log")
+    if slope is not None:
+        x = np.asarray(n, dtype=float)
+        y0 = float(np.asarray(next(iter(series.values())), dtype=float)[0])
+        ax.plot(x, y0 * (x / x[0]) ** slope, ls="--", lw=1, color=style.PALETTE["grey"],
+                label=rf"$\propto n^{{{slope:g}}}$")
+        ax.legend(frameon=False)
+    return ax
+
+
 # --- "From scratch in NumPy" and "Why attention is parallel" (ch-scratch) ----------------------
 
 

@@ -147,3 +147,19 @@ def test_padding_mask_shape_and_values() -> None:
     m = attnlib.padding_mask([2, 0, 4], 4)
     assert m.shape == (3, 1, 4) and m.dtype == torch.bool
     assert m[:, 0].tolist() == [[True, True, False, False], [False] * 4, [True] * 4]
+
+
+def test_gradients_are_correct_with_masks_and_broadcasting() -> None:
+    """The readable path scales and masks its score matrix in place; autograd must still be right."""
+    g = torch.Generator().manual_seed(11)
+    q = torch.randn(2, 1, 3, 4, generator=g, dtype=torch.float64, requires_grad=True)
+    k = torch.randn(1, 2, 5, 4, generator=g, dtype=torch.float64, requires_grad=True)
+    v = torch.randn(1, 2, 5, 3, generator=g, dtype=torch.float64, requires_grad=True)
+    mask = torch.rand(3, 5, generator=g) > 0.3
+    mask[1] = False  # one fully masked row
+
+    def both(q, k, v):
+        out, w = sdpa(q, k, v, mask=mask, scale=0.7)
+        return out, w
+
+    assert torch.autograd.gradcheck(both, (q, k, v))

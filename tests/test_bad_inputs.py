@@ -58,6 +58,7 @@ CASES = [
     ("vectors_2d 3-d vector", lambda: plots.vectors_2d({"a": [1, 2, 3]}), ValueError, "(3,)"),
     ("grouped_bars length", lambda: plots.grouped_bars({"a": [1, 2]}, ["x"]), ValueError, "(2,)"),
     ("histograms NaN", lambda: plots.histograms({"a": [1.0, np.nan]}), ValueError, "NaN"),
+    ("growth zero on log axes", lambda: plots.growth([1, 2], {"t": [0.0, 1.0]}), ValueError, "'t' must be > 0"),
     # text
     ("one_hot unknown word", lambda: text.one_hot(["zebra"], ["cat", "dog"]), ValueError, "zebra"),
     ("cosine of zero vector", lambda: text.cosine_similarity([0, 0], [1, 0]), ValueError, "zero vector"),
@@ -76,6 +77,16 @@ CASES = [
     ("seed negative", lambda: scaling.random_dot_products(3, seed=-1), ValueError, "-1"),
     ("entropy not normalised", lambda: scaling.entropy(np.array([0.5, 0.7])), ValueError, "sum to 1"),
     ("jacobian int", lambda: scaling.softmax_jacobian(np.array([1, 0])), ValueError, "int64"),
+    # attention at scale
+    ("chunked block_size zero", lambda: attnlib.chunked_attention(q3, k3, v3, block_size=0), ValueError, "0"),
+    ("chunked numpy", lambda: attnlib.chunked_attention(q3.numpy(), k3.numpy(), v3.numpy()), TypeError, "ndarray"),
+    ("online update v rows", lambda: attnlib.chunked.online_softmax_update(
+        torch.zeros(2, 3), torch.zeros(4, 1), torch.zeros(2, 1), torch.zeros(2, 1), torch.zeros(2, 1)),
+     ValueError, "(4, 1)"),
+    ("chunked block_size float", lambda: attnlib.chunked_attention(q3, k3, v3, block_size=2.5), TypeError, "float"),
+    ("chunked causal string", lambda: attnlib.chunked_attention(q3, k3, v3, causal="yes"), TypeError, "str"),
+    ("chunked d_k mismatch", lambda: attnlib.chunked_attention(q3, torch.randn(2, 5, 3), v3), ValueError, "(2, 5, 3)"),
+    ("matrix bytes n float", lambda: attnlib.cost.score_matrix_bytes(1, 1, 2.5), TypeError, "float"),
     # widgets (Python side)
     ("widget temperature zero", lambda: TemperatureSlider([1.0, 2.0], temperature=0), ValueError, "0.0"),
     ("widget scores NaN", lambda: TemperatureSlider([1.0, float("nan")]), ValueError, "NaN"),

@@ -68,3 +68,24 @@ def test_naive_softmax_overflows_where_stable_does_not() -> None:
     x = np.array([1000.0, 1001.0, 1002.0])
     assert np.isnan(attnlib.naive_softmax(x)).any()
     assert np.isfinite(attnlib.softmax(x)).all()
+
+
+@pytest.mark.parametrize("backend", ["torch", "numpy"])
+def test_overflow_from_a_tiny_temperature_raises_instead_of_nan(backend) -> None:
+    x = np.array([[1e300, 1.0], [-1e300, 0.0]])
+    x = torch.from_numpy(x) if backend == "torch" else x
+    with pytest.raises(ValueError, match="temperature"):
+        attnlib.softmax(x, temperature=1e-300)  # 1e300 / 1e-300 overflows to +inf
+    # without the overflow the same values are fine
+    y = np.asarray(attnlib.softmax(x, temperature=1.0))
+    assert np.isfinite(y).all()
+
+
+def test_gradients_are_correct_and_no_grad_gives_the_same_values() -> None:
+    """softmax divides in place only when autograd does not track it; both paths agree."""
+    x = torch.randn(3, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(0), requires_grad=True)
+    assert torch.autograd.gradcheck(lambda a: attnlib.softmax(a, temperature=0.7), (x,))
+    with torch.no_grad():
+        y = attnlib.softmax(x)
+    torch.testing.assert_close(y, attnlib.softmax(x).detach(), atol=0, rtol=0)
+    torch.testing.assert_close(y, torch.softmax(x, dim=-1), atol=1e-15, rtol=0)

@@ -1,0 +1,172 @@
+"""Exact attention over blocks of keys with the online-softmax recurrence (flash-style), in plain torch.
+
+The readable ``scaled_dot_product_attention`` builds the whole ``(n_q, n_k)`` score matrix, so its
+memory grows with n². Here queries and keys are cut into blocks of ``block_size``. For one block of
+queries the key blocks are visited in turn, and three running quantities per query replace the
+matrix:
+
+* ``run_max`` — the largest score seen so far,
+* ``run_sum`` — the sum of ``exp(score - run_max)`` over the keys seen so far,
+* ``acc`` — the sum of ``exp(score - run_max) · v`` over the keys seen so far (the accumulator).
+
+When a new block raises the max from ``m`` to ``m'``, everything summed so far was computed against
+the old max, so ``run_sum`` and ``acc`` are multiplied by ``exp(m - m')`` before the block is added.
+After the last block, ``acc / run_sum`` is exactly ``softmax(scores) @ v``. Only one
+``(block_size, block_size)`` score tile per batch·head exists at a time, so the working memory is the
+output (linear in n) plus ``block_size²`` per batch·head — never the ``n_q × n_k`` matrix.
+``online_softmax_update`` is the one step, public so that it can be run by hand.
+
+Chapter: "Attention at scale".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from ._checks import check_min_ndim, check_positive_int
+from .attention import validate_qkv
+
+DEFAULT_BLOCK_SIZE = 256
+
+
+def chunked_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    *,
+    mask: Any = None,
+    causal: bool = False,
+    scale: float | None = None,
+    block_size: int = DEFAULT_BLOCK_SIZE,
+) -> torch.Tensor:
+    """``softmax(q kᵀ · scale) v`` computed block by block with the online softmax; returns the output only.
+
+    Same inputs and errors as ``attnlib.scaled_dot_product_attention`` (both call
+    ``attnlib.attention.validate_qkv``): ``q`` is ``(..., n_q, d_k)``, ``k`` is ``(..., n_k, d_k)``,
+    ``v`` is ``(..., n_k, d_v)``, leading dimensions broadcast, ``scale`` defaults to ``1/√d_k``,
+    ``mask`` is boolean with True = may attend, broadcastable to ``(..., n_q, n_k)``.
+
+    * ``causal=True`` lets query ``i`` attend to keys ``0..i`` only (the same rule as
+      ``attnlib.causal_mask``; with ``mask`` as well, a key must pass both). Key blocks that lie
+      entirely in the future of a query block are skipped, which saves about half the work.
+    * ``block_size`` (an ``int`` > 0) is the number of queries and of keys per block. The result
+      does not depend on it beyond float rounding; ``n`` need not be a multiple of it.
+    * **Returns only the output** ``(..., n_q, d_v)``. The weights are the ``(n_q, n_k)`` matrix
+      this function exists to avoid storing; the output never needs them, only the running
+      max and sum. Use ``scaled_dot_product_attention`` when you want to look at the weights.
+    * **Fully masked rows** give an output row of exact zeros, as in ``scaled_dot_product_attention``.
+    * Torch tensors only (a NumPy array raises ``TypeError``); float16/bfloat16 are computed in
+      float32 and cast back. Scores that overflow to NaN/+inf raise ``ValueError``.
+
+    Used in: "Attention at scale".
+    """
+    block_size = check_positive_int(block_size, "block_size")
+    if not isinstance(causal, bool):
+        raise TypeError(f"causal must be a bool, got {type(causal).__name__}")
+    backend, s, mask = validate_qkv(q, k, v, mask=mask, scale=scale)
+    if backend != "torch":
+        raise TypeError(
+            f"chunked_attention works on torch tensors only, got {type(q).__name__}; "
+            "convert with torch.from_numpy or use scaled_dot_product_attention"
+        )
+    out_dtype = torch.promote_types(torch.promote_types(q.dtype, k.dtype), v.dtype)
+    work = torch.float32 if out_dtype in (torch.float16, torch.bfloat16) else out_dtype
+    q, k, v = q.to(work), k.to(work), v.to(work)
+    lead = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    n_q, n_k, d_v = q.shape[-2], k.shape[-2], v.shape[-1]
+    out = q.new_empty(*lead, n_q, d_v)  # (..., n_q, d_v); filled one query block at a time
+    for i0 in range(0, n_q, block_size):
+        i1 = min(i0 + block_size, n_q)
+        last_key = min(i1, n_k) if causal else n_k  # keys >= i1 are in the future of every query here
+        out[..., i0:i1, :] = _query_block(q, k, v, mask, causal, s, lead, i0, i1, last_key, block_size)
+    return out.to(out_dtype)
+
+
+def _query_block(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, causal: bool,
+    scale: float, lead: torch.Size, i0: int, i1: int, last_key: int, block_size: int,
+) -> torch.Tensor:
+    """Output rows ``i0:i1``: the online-softmax loop over key blocks ``0:last_key``."""
+    q_blk = q[..., i0:i1, :] * scale  # (..., bq, d_k); scaling q is cheaper than scaling every score tile
+    run_max = q.new_full((*lead, i1 - i0, 1), float("-inf"))  # (..., bq, 1), largest score so far
+    run_sum = q.new_zeros((*lead, i1 - i0, 1))  # (..., bq, 1), sum of exp(score - run_max)
+    acc = q.new_zeros((*lead, i1 - i0, v.shape[-1]))  # (..., bq, d_v), sum of exp(score - run_max) v
+    for j0 in range(0, last_key, block_size):
+        j1 = min(j0 + block_size, last_key)
+        scores = q_blk @ k[..., j0:j1, :].transpose(-2, -1)  # (..., bq, bk), scaled through q_blk
+        allowed = _allowed(mask, causal, i0, i1, j0, j1, q.device)
+        if allowed is not None:
+            scores.masked_fill_(allowed.logical_not(), float("-inf"))
+        run_max, run_sum, acc = _update(scores, v[..., j0:j1, :], run_max, run_sum, acc)
+        del scores  # the tile is freed here, before the next one is made
+    # NaN or +inf anywhere in a row's scores shows up in its max (torch.maximum/amax propagate NaN)
+    if bool(torch.isnan(run_max).any()) or bool(torch.isposinf(run_max).any()):
+        raise ValueError(
+            f"attention scores overflowed to NaN or +inf in query rows {i0}..{i1 - 1} "
+            f"(q {tuple(q.shape)}, k {tuple(k.shape)}); the inputs are finite but q·kᵀ·scale is not "
+            f"representable in {q.dtype}: rescale q or k"
+        )
+    # rows with no allowed key have run_sum = 0 and acc = 0: divide by 1 so the output row is exactly 0
+    return acc / torch.where(run_sum > 0, run_sum, torch.ones_like(run_sum))  # (..., bq, d_v)
+
+
+def online_softmax_update(
+    scores: torch.Tensor, v_blk: torch.Tensor, run_max: torch.Tensor, run_sum: torch.Tensor, acc: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Fold one block of scores into the running max, running sum and accumulator; return the new three.
+
+    ``scores`` is ``(..., n_q, b)`` (already scaled; masked keys ``-inf``), ``v_blk`` is
+    ``(..., b, d_v)``, ``run_max`` and ``run_sum`` are ``(..., n_q, 1)`` and ``acc`` is
+    ``(..., n_q, d_v)``. Start from ``run_max = -inf``, ``run_sum = 0``, ``acc = 0``; after the last
+    block, ``acc / run_sum`` is ``softmax(all scores) @ v``. ``scores`` is overwritten with the
+    block's ``exp(score - new max)`` so that no second tile is needed: pass a copy to keep it.
+
+    The one step of ``chunked_attention``, public so that "Attention at scale" can run it by hand.
+    """
+    for name, x in (("scores", scores), ("v_blk", v_blk), ("run_max", run_max), ("run_sum", run_sum), ("acc", acc)):
+        if not isinstance(x, torch.Tensor):
+            raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
+        check_min_ndim(x, name)
+    n_q, b, d_v = scores.shape[-2], scores.shape[-1], v_blk.shape[-1]
+    if v_blk.shape[-2] != b:
+        raise ValueError(f"scores {tuple(scores.shape)} has {b} keys but v_blk {tuple(v_blk.shape)} "
+                         f"has {v_blk.shape[-2]} rows")
+    for name, x, last in (("run_max", run_max, 1), ("run_sum", run_sum, 1), ("acc", acc, d_v)):
+        if x.shape[-2:] != (n_q, last):
+            raise ValueError(f"{name} must have shape (..., {n_q}, {last}) for scores {tuple(scores.shape)} "
+                             f"and v_blk {tuple(v_blk.shape)}, got {tuple(x.shape)}")
+    return _update(scores, v_blk, run_max, run_sum, acc)
+
+
+def _update(
+    scores: torch.Tensor, v_blk: torch.Tensor, run_max: torch.Tensor, run_sum: torch.Tensor, acc: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    # The running max is a constant shift that cancels in acc / run_sum, so it is computed without
+    # autograd; gradients stay exact and the tile can be exponentiated in place.
+    new_max = torch.maximum(run_max, scores.detach().amax(dim=-1, keepdim=True))  # (..., bq, 1)
+    # a row that has seen only masked keys keeps max -inf; subtract 0 there so exp gives 0, not NaN
+    shift = torch.where(new_max == float("-inf"), torch.zeros_like(new_max), new_max)
+    p = scores.sub_(shift).exp_()  # (..., bq, bk), unnormalised weights of this block, in place
+    alpha = torch.exp(run_max - shift)  # (..., bq, 1), rescales what was summed against the old max
+    run_sum = alpha * run_sum + p.sum(dim=-1, keepdim=True)  # (..., bq, 1)
+    acc = alpha * acc + p @ v_blk  # (..., bq, d_v)
+    return new_max, run_sum, acc
+
+
+def _allowed(
+    mask: torch.Tensor | None, causal: bool, i0: int, i1: int, j0: int, j1: int, device: torch.device
+) -> torch.Tensor | None:
+    """The boolean tile ``[i0:i1, j0:j1]`` of ``mask`` AND the causal rule (None if all allowed)."""
+    tile = None
+    if mask is not None:
+        rows = slice(None) if mask.shape[-2] == 1 else slice(i0, i1)  # a size-1 axis broadcasts
+        cols = slice(None) if mask.shape[-1] == 1 else slice(j0, j1)
+        tile = mask[..., rows, cols]  # (..., bq or 1, bk or 1)
+    if causal and j1 - 1 > i0:  # some key of this tile is later than some query
+        qi = torch.arange(i0, i1, device=device)[:, None]  # (bq, 1)
+        kj = torch.arange(j0, j1, device=device)[None, :]  # (1, bk)
+        past = kj <= qi  # (bq, bk)
+        tile = past if tile is None else tile & past
+    return tile
