@@ -10,7 +10,7 @@ PORT ?= 8000
 # fails the run itself when no stored output was compared).
 PYTEST = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; }; pytest_rc
 
-.PHONY: book site serve test lint execute clean help browser-deps bench bench-build bench-widgets
+.PHONY: book site serve test lint execute clean help browser-deps colab-cell site-size bench bench-build bench-widgets
 
 help:
 	@echo "make book   build the site into _build/html"
@@ -109,3 +109,13 @@ lint: $(STAMP)
 
 clean:
 	rm -rf _build
+
+# Insert (or update) the Colab install cell as the first code cell of chapters, then re-run them.
+colab-cell: $(STAMP)
+	@test "$(origin NB)" != file || { echo "usage: make colab-cell NB=book/NN_name.ipynb"; exit 1; }
+	$(BIN)/python tools/colab_cell.py $(NB)
+	$(MAKE) --no-print-directory execute NB="$(NB)"
+
+# Size of the built site: total, biggest folders and files (run after make book).
+site-size: $(STAMP)
+	@$(BIN)/python tools/site_size.py _build/html

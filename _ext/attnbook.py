@@ -9,11 +9,14 @@
    kept in a source ``_static`` folder: Jupyter Book 1 links every .js/.css it finds in the source
    static folders into every page, and these files must load only where they are used
    (``nb_ipywidgets_js`` and ``mathjax_path`` in ``_config.yml`` name them, relative to ``_static``).
+3. ``drop_source_maps``: when the build finishes, the themes' ``*.map`` files (half the site's bytes,
+   fetched only by a browser's developer tools) and the comments pointing at them are removed.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -55,6 +58,9 @@ VENDOR: dict[str, tuple[str, list[tuple[str, str]]]] = {
         ],
     ),
 }
+
+# `//# sourceMappingURL=x.map` (JS) and `/*# sourceMappingURL=x.map */` (CSS), on a line of its own.
+_SOURCE_MAP_COMMENT = re.compile(rb"\n?(?://|/\*)# sourceMappingURL=[^\n]*?\.map(?: ?\*/)?[ \t]*(?=\n|$)")
 
 
 def _dedupe_scripts(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
@@ -142,8 +148,31 @@ def _vendor_on_init(app: Any) -> None:
     logger.info(f"[attnbook] copied {len(copied)} front-end files into {VENDOR_DIR}/")
 
 
+def drop_source_maps(outdir: Path) -> list[Path]:
+    """Delete the ``*.map`` files of the built site and the comments that point at them.
+
+    The themes ship source maps (about half of the site's bytes) that only a browser's developer
+    tools ever fetch. Returns the deleted files. Called when the HTML build finishes.
+    """
+    removed = []
+    for path in sorted(outdir.rglob("*.map")):
+        path.unlink()
+        removed.append(path)
+    for path in [*outdir.rglob("*.js"), *outdir.rglob("*.css")]:
+        data = path.read_bytes()
+        if b"sourceMappingURL=" in data:
+            path.write_bytes(_SOURCE_MAP_COMMENT.sub(b"", data))
+    return removed
+
+
+def _build_finished(app: Any, exception: Exception | None) -> None:
+    if exception is None and app.builder.format == "html":
+        drop_source_maps(Path(app.outdir))
+
+
 def setup(app: Any) -> dict[str, Any]:
     app.connect("config-inited", _default_mode)
     app.connect("builder-inited", _vendor_on_init)
+    app.connect("build-finished", _build_finished)
     app.connect("html-page-context", _dedupe_scripts, priority=100)  # html-page-context stops at the first handler that returns a value: run early
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -6,15 +6,13 @@ Chapters: "Dot products and the magnitude problem", the worked examples, "Attent
 from __future__ import annotations
 
 import math
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import torch
 
 from ._checks import backend_of, check_finite, check_floating, check_min_ndim, check_positive
-from .softmax import softmax
-
-ArrayT = TypeVar("ArrayT", torch.Tensor, np.ndarray)
+from .softmax import ArrayT, softmax
 
 
 def validate_qkv(q: Any, k: Any, v: Any, *, mask: Any = None, scale: Any = None) -> tuple[str, float, Any]:

@@ -14,7 +14,7 @@ The inventory lives as YAML in ``book/_data/audit/<document>.yml``, one file per
               ``rows``     ids of errata/audit rows (``book/_data/errata/*.yml``) that reproduce
                            the quantity; every covered token must appear as a number in the text
                            (``quantity`` or ``document_value``) of one of those rows
-              ``skip``     a reason from :data:`SKIP_REASONS`: the token is not a quantity
+              ``skip``     a reason from ``SKIP_REASONS``: the token is not a quantity
               ``pending``  the chapter (``book/NN_name``) that will reproduce it; allowed only
                            while that chapter is not in the book yet
               ``claim``    (with ``rows``) a claim without numbers, e.g. "the ratio stays the same"

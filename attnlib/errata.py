@@ -3,24 +3,28 @@
 Rows live as YAML in ``book/_data/errata/<chapter>.yml`` (one file per chapter, a list of rows).
 Each row has these keys:
 
-``id``             short unique slug
-``document``       "000" … "004" (the file in shared/seeds)
-``section``        where in the document
-``quantity``       what is printed or claimed
-``document_value`` the document's value, as a string exactly as printed
-``verdict``        correct | rounding | wrong | illustrative | conceptual (``correct`` rows are
-                   audit-only: they prove a document value is reproduced and are not errata)
-``why``            (not needed for correct rows) one sentence on why the document differs
-``cause``          (not needed for correct rows) one of :data:`CAUSES`: arithmetic slip, rounded
-                   constant, unseeded run, made-up number, false claim
-``chapter``        the book page that shows the right value, e.g. ``book/04_magnitude``
-``label``          the MyST target (``(label)=``) in that chapter, next to the example
-``check``          a Python expression over ``attnlib``, ``np``, ``torch`` and ``math``.
-                   For numeric rows (correct/rounding/wrong) it returns the book's value (number or
-                   nested list); for illustrative/conceptual rows, and for correct claims, it returns
-                   True when the book's computation shows the document's number is not computed
-                   from anything / the claim is false / the claim holds.
-``decimals``       (optional) how many decimals to show for the correct value (default: as printed)
+==================  ======================================================================================
+key                 meaning
+==================  ======================================================================================
+``id``              short unique slug
+``document``        "000" … "004" (the file in shared/seeds)
+``section``         where in the document
+``quantity``        what is printed or claimed
+``document_value``  the document's value, as a string exactly as printed
+``verdict``         correct | rounding | wrong | illustrative | conceptual (``correct`` rows are
+                    audit-only: they prove a document value is reproduced and are not errata)
+``why``             (not needed for correct rows) one sentence on why the document differs
+``cause``           (not needed for correct rows) one of ``CAUSES``: arithmetic slip, rounded constant,
+                    unseeded run, made-up number, false claim
+``chapter``         the book page that shows the right value, e.g. ``book/04_magnitude``
+``label``           the MyST target (``(label)=``) in that chapter, next to the example
+``check``           a Python expression over ``attnlib``, ``np``, ``torch`` and ``math``.
+                    For numeric rows (correct/rounding/wrong) it returns the book's value (number or
+                    nested list); for illustrative/conceptual rows, and for correct claims, it returns
+                    True when the book's computation shows the document's number is not computed
+                    from anything / the claim is false / the claim holds.
+``decimals``        (optional) how many decimals to show for the correct value (default: as printed)
+==================  ======================================================================================
 
 ``classify`` decides from the numbers alone whether a numeric row is correct, rounding or wrong,
 and the test suite asserts that it agrees with the row's verdict, so the errata cannot drift from

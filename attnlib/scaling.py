@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TypeVar
 
 import numpy as np
 import torch
 
 from ._checks import backend_of, check_finite, check_floating, check_positive_int, make_generator
+from .softmax import ArrayT
 
-ArrayT = TypeVar("ArrayT", torch.Tensor, np.ndarray)
 Seed = int | np.random.Generator
 
 

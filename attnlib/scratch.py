@@ -431,7 +431,7 @@ class PathCounts:
 
     @property
     def rnn_chain(self) -> list[int]:
-        """Hidden-state indices the source's information passes: h_source → … → h_target."""
+        """Hidden-state indices the source's information passes, h_source → … → h_target."""
         return list(range(self.source, self.target + 1))
 
     @property
@@ -446,7 +446,7 @@ class PathCounts:
 
     @property
     def attention_steps_total(self) -> int:
-        """One layer, whatever the length: all pairs are compared in the same matrix product."""
+        """One layer, whatever the length; all pairs are compared in the same matrix product."""
         return 1
 
     @property

@@ -12,6 +12,7 @@ import torch
 
 from ._checks import backend_of, check_floating, check_positive
 
+#: A torch tensor or a NumPy array: functions typed with it return the same kind they are given.
 ArrayT = TypeVar("ArrayT", torch.Tensor, np.ndarray)
 
 _LOW_PRECISION = (torch.float16, torch.bfloat16)

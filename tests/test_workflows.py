@@ -1,0 +1,155 @@
+"""The GitHub Actions workflows: tests.yml runs `make test`, book.yml builds and deploys the site;
+both with least-privilege permissions, actions pinned to commit SHAs, path filters and
+concurrency that cancels superseded runs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests._project import ROOT
+
+WORKFLOWS = ROOT / ".github" / "workflows"
+FILES = sorted(WORKFLOWS.glob("*.yml"))
+READ_ONLY = {"contents": "read"}
+PAGES = {"pages": "write", "id-token": "write"}
+
+
+def _load(name: str) -> dict[str, Any]:
+    data = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
+    data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as True
+    return data
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """GitHub's path-filter glob: ``**`` crosses folders, ``*`` and ``?`` do not."""
+    out = ""
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**", i):
+            out += ".*"
+            i += 2
+        elif pattern[i] == "*":
+            out += "[^/]*"
+            i += 1
+        elif pattern[i] == "?":
+            out += "[^/]"
+            i += 1
+        else:
+            out += re.escape(pattern[i])
+            i += 1
+    return re.compile(out)
+
+
+def _triggers(event: dict[str, Any] | None, changed: list[str]) -> bool:
+    """Would a push/pull_request ``event`` with these ``changed`` files start the workflow?"""
+    event = event or {}
+    if "paths" in event:
+        return any(_glob_regex(p).fullmatch(f) for p in event["paths"] for f in changed)
+    ignore = event.get("paths-ignore", [])
+    return any(not any(_glob_regex(p).fullmatch(f) for p in ignore) for f in changed)
+
+
+def _steps(workflow: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s for job in workflow["jobs"].values() for s in job.get("steps", [])]
+
+
+def test_the_two_workflows_exist() -> None:
+    assert {p.name for p in FILES} >= {"tests.yml", "book.yml"}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_every_action_is_pinned_to_a_commit_sha_with_its_release_named(path: Path) -> None:
+    lines = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if re.match(r"\s*-?\s*uses:", ln)]
+    assert lines, f"{path.name} uses no actions?"
+    for line in lines:
+        m = re.fullmatch(r"-?\s*uses:\s*([\w.-]+/[\w./-]+)@(\S+)\s*(#\s*(v\d+\.\d+\.\d+))?", line)
+        assert m, f"{path.name}: cannot parse {line!r}"
+        assert re.fullmatch(r"[0-9a-f]{40}", m.group(2)), f"{path.name}: {m.group(1)} is not pinned to a SHA: {line}"
+        assert m.group(4), f"{path.name}: name the release after the SHA (`# vX.Y.Z`): {line}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_least_privilege_permissions(path: Path) -> None:
+    wf = _load(path.name)
+    assert wf.get("permissions") == READ_ONLY, f"{path.name}: top-level permissions must be {READ_ONLY}"
+    for name, job in wf["jobs"].items():
+        perms = job.get("permissions", READ_ONLY)
+        assert isinstance(perms, dict), f"{path.name}/{name}: permissions must be an explicit mapping"
+        writes = {k for k, v in perms.items() if v == "write"}
+        if writes:
+            assert path.name == "book.yml" and name == "deploy" and perms == PAGES, (
+                f"{path.name}/{name} asks for write access {perms}: only book.yml's deploy job may, "
+                f"and only {PAGES}"
+            )
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_concurrency_cancels_superseded_runs(path: Path) -> None:
+    wf = _load(path.name)
+    conc = wf.get("concurrency")
+    assert isinstance(conc, dict) and conc.get("cancel-in-progress") is True, f"{path.name}: {conc}"
+    assert "github.workflow" in conc["group"] and "github.ref" in conc["group"], conc["group"]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_jobs_have_timeouts(path: Path) -> None:
+    for name, job in _load(path.name)["jobs"].items():
+        assert isinstance(job.get("timeout-minutes"), int), f"{path.name}/{name} has no timeout-minutes"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_checkout_does_not_keep_credentials(path: Path) -> None:
+    for step in _steps(_load(path.name)):
+        if step.get("uses", "").startswith("actions/checkout@"):
+            assert step.get("with", {}).get("persist-credentials") is False, f"{path.name}: {step}"
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_path_filters_skip_prose_only_changes_but_not_code(path: Path) -> None:
+    on = _load(path.name)["on"]
+    events = [e for e in ("push", "pull_request") if e in on]
+    assert events, f"{path.name} runs on neither push nor pull_request"
+    for event in events:
+        cfg = on[event] or {}
+        assert "paths" in cfg or "paths-ignore" in cfg, f"{path.name}: {event} has no path filter"
+        assert not _triggers(cfg, ["README.md"]), f"{path.name}: a README-only change should not run it"
+        for changed in ("attnlib/softmax.py", "book/04_magnitude.ipynb", "_config.yml", "_toc.yml",
+                        "book/intro.md", "Makefile", "requirements.txt", "package-lock.json", "_ext/attnbook.py"):
+            assert _triggers(cfg, [changed]), f"{path.name}: a change to {changed} must run it ({event})"
+
+
+def test_glob_matching_follows_github() -> None:
+    assert _glob_regex("binder/**").fullmatch("binder/x/y.txt")
+    assert not _glob_regex("*.md").fullmatch("book/intro.md")
+    assert _glob_regex("**.md").fullmatch("book/intro.md")
+
+
+def test_tests_workflow_runs_make_test_on_pushes_to_main_and_pull_requests() -> None:
+    wf = _load("tests.yml")
+    assert wf["on"]["push"]["branches"] == ["main"] and "pull_request" in wf["on"]
+    runs = " ".join(s.get("run", "") for s in _steps(wf))
+    ci_run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make test" in runs or (".ci/run" in runs and re.search(r"^make test$", ci_run, re.M)), runs
+    uses = [s.get("uses", "") for s in _steps(wf)]
+    assert any(u.startswith("actions/setup-python@") for u in uses)
+
+
+def test_book_workflow_builds_uploads_and_deploys_pages_from_main() -> None:
+    wf = _load("book.yml")
+    assert wf["on"]["push"]["branches"] == ["main"] and "pull_request" not in wf["on"]
+    build, deploy = wf["jobs"]["build"], wf["jobs"]["deploy"]
+    runs = " ".join(s.get("run", "") for s in build["steps"])
+    assert "make site" in runs or "make book" in runs, runs
+    pages = [s for s in build["steps"] if s.get("uses", "").startswith("actions/upload-pages-artifact@")]
+    assert pages and pages[0]["with"]["path"] == "_build/html"
+    reports = [s for s in build["steps"] if s.get("uses", "").startswith("actions/upload-artifact@")]
+    assert reports and reports[0].get("if") == "failure()", "upload the build reports when the build fails"
+    assert "_build/html/reports" in reports[0]["with"]["path"]
+    assert deploy["needs"] == "build" and "refs/heads/main" in deploy["if"]
+    assert deploy["environment"]["name"] == "github-pages"
+    assert [s["uses"].split("@")[0] for s in deploy["steps"]] == ["actions/deploy-pages"]
