@@ -1,26 +1,32 @@
 """The number audit: every numeric token of the five source documents, accounted for.
 
-The inventory lives as YAML in ``book/_data/audit/<document>.yml``, one file per document:
+The inventory lives as YAML in ``book/_data/audit/<document>.yml``, one file per document, with
+these keys:
 
-``document``  "000" … "004"
-``file``      the file name in shared/seeds
-``sha256``    the hash of that file when the inventory was made
-``tokens``    line number -> the distinct numeric tokens on that line, as :func:`document_tokens`
-              extracts them (committed, so the coverage check runs without the documents)
-``entries``   a list; each entry names a ``section`` and ``lines`` (line numbers) and accounts for
-              the tokens of those lines (all of them, or only those listed under ``tokens``) in
-              exactly one of four ways:
+=============  ==========================================================================================
+key            meaning
+=============  ==========================================================================================
+``document``   "000" … "004"
+``file``       the file name in shared/seeds
+``sha256``     the hash of that file when the inventory was made
+``tokens``     line number -> the distinct numeric tokens on that line, as ``document_tokens``
+               extracts them (committed, so the coverage check runs without the documents)
+``entries``    a list; each entry names a ``section`` and ``lines`` (line numbers) and accounts for
+               the tokens of those lines (all of them, or only those listed under ``tokens``)
+=============  ==========================================================================================
 
-              ``rows``     ids of errata/audit rows (``book/_data/errata/*.yml``) that reproduce
-                           the quantity; every covered token must appear as a number in the text
-                           (``quantity`` or ``document_value``) of one of those rows
-              ``skip``     a reason from ``SKIP_REASONS``: the token is not a quantity
-              ``pending``  the chapter (``book/NN_name``) that will reproduce it; allowed only
-                           while that chapter is not in the book yet
-              ``claim``    (with ``rows``) a claim without numbers, e.g. "the ratio stays the same"
+Each entry accounts for its tokens in exactly one of these ways:
 
-:func:`coverage_problems` lists everything that is not accounted for; the test suite asserts the
-list is empty. Used in: "Number audit".
+- ``rows``: ids of errata/audit rows (``book/_data/errata/*.yml``) that reproduce the quantity;
+  every covered token must appear as a number in the ``quantity`` or ``document_value`` of one
+  of those rows;
+- ``skip``: a reason from ``SKIP_REASONS``, the token is not a quantity;
+- ``pending``: the chapter (``book/NN_name``) that will reproduce it, allowed only while that
+  chapter is not in the book yet.
+
+An entry with ``rows`` may also carry a ``claim``: a claim without numbers, such as "the ratio
+stays the same". ``coverage_problems`` lists everything that is not accounted for; the test suite
+asserts the list is empty. Used in: "Number audit".
 """
 
 from __future__ import annotations
