@@ -14,7 +14,6 @@ Chapters: "From scratch in NumPy, and learning" (11), "Why attention is parallel
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -24,6 +23,7 @@ import torch
 
 from ._checks import check_finite, check_positive, check_positive_int, make_generator
 from .attention import scaled_dot_product_attention
+from .cost import best_time
 from .text import build_vocab, tokenize
 
 Seed = int | np.random.Generator
@@ -544,17 +544,9 @@ def time_sequential_vs_parallel(
         n = check_positive_int(n, "n")
         x = rng.normal(size=(n, d))  # (n, d)
         h_prev = rng.normal(size=(n, d))  # (n, d): stands in for the previous states
-        t_rnn = _best_time(lambda x=x: rnn_forward(x, w_x, w_h), repeats)
-        t_batched = _best_time(lambda x=x, h=h_prev: np.tanh(x @ w_x + h @ w_h), repeats)  # (n, d)
-        t_att = _best_time(lambda x=x: self_attention(x, w_q, w_k, w_v), repeats)
+        t_rnn = best_time(lambda x=x: rnn_forward(x, w_x, w_h), repeats, warmup=False)
+        t_batched = best_time(lambda x=x, h=h_prev: np.tanh(x @ w_x + h @ w_h), repeats, warmup=False)  # (n, d)
+        t_att = best_time(lambda x=x: self_attention(x, w_q, w_k, w_v), repeats, warmup=False)
         rows.append(Timing(n, t_rnn, t_batched, t_att))
     return rows
 
-
-def _best_time(fn: Callable[[], object], repeats: int) -> float:
-    best = math.inf
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
