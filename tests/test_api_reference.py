@@ -1,4 +1,4 @@
-"""The API reference (book/api.md) covers every public attnlib module, is in the toc, and the
+"""The API reference (book/api.md) covers every public module of attnlib and attnbook, is in the toc, and the
 nitpicky build ignores only third-party references, never attnlib's own."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import pkgutil
 import re
 
+import attnbook
 import attnlib
 from tests._project import ROOT, config, toc
 
@@ -14,7 +15,7 @@ CONFIG = config()
 
 
 def _public_modules() -> list[str]:
-    names = [m.name for m in pkgutil.walk_packages(attnlib.__path__, prefix="attnlib.")]
+    names = [m.name for pkg in (attnlib, attnbook) for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}.")]
     return sorted(n for n in names if not any(part.startswith("_") for part in n.split(".")))
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from attnlib import audit, errata
+from attnbook import audit, errata
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = errata.load_rows(ROOT / "book" / "_data" / "errata")

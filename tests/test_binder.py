@@ -61,7 +61,7 @@ def test_attnlib_and_its_extras_dependencies_are_pinned() -> None:
     needed = list(project["dependencies"])
     for extra in ("viz", "widgets"):
         needed += project["optional-dependencies"][extra]
-    needed.append("pyyaml")  # attnlib.errata reads the errata YAML (the Errata page)
+    needed.append("pyyaml")  # attnbook.errata reads the errata YAML (the Errata page)
     missing = [n for n in needed if canonicalize_name(Requirement(n).name) not in BINDER_REQS]
     assert not missing, f"binder/requirements.txt lacks {missing}"
 

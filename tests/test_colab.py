@@ -14,7 +14,7 @@ import pytest
 from IPython.core.inputtransformer2 import TransformerManager
 from packaging.requirements import Requirement
 
-from attnlib import colab
+from attnbook import colab
 from tests._project import ROOT, pyproject, repository_url
 
 CHAPTERS = sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
@@ -104,5 +104,5 @@ def test_every_chapter_starts_with_the_install_cell(path: Path) -> None:
     code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
     assert code and code[0] == CELL, (
         f"{path.name}: the first code cell must be exactly the Colab install cell "
-        f"(attnlib.colab.install_cell). Add it and re-run the chapter: 'make colab-cell NB=book/{path.name}'."
+        f"(attnbook.colab.install_cell). Add it and re-run the chapter: 'make colab-cell NB=book/{path.name}'."
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from attnlib.colab import requirement
+from attnbook.colab import requirement
 from tests._project import ROOT, repository_url
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")

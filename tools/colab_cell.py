@@ -2,7 +2,7 @@
 
     .venv/bin/python tools/colab_cell.py book/05_softmax.ipynb [...]     (or: make colab-cell NB=...)
 
-The cell's text comes from ``attnlib.colab.install_cell`` with ``repository.url`` of _config.yml.
+The cell's text comes from ``attnbook.colab.install_cell`` with ``repository.url`` of _config.yml.
 A first code cell that already checks ``find_spec("attnlib")`` is replaced; otherwise the cell is
 inserted before the first code cell. Re-run the chapter afterwards (``make execute NB=...``).
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from attnlib.colab import PACKAGE, install_cell
+from attnbook.colab import PACKAGE, install_cell
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,6 +1,6 @@
 """Side-by-side comparison of a document's printed values with what attnlib computes.
 
-Each row is judged by ``attnlib.errata.classify`` — the same rule the errata tests use — so the
+Each row is judged by ``attnbook.errata.classify`` — the same rule the errata tests use — so the
 verdict printed in a chapter and the verdict in ``book/_data/errata`` cannot disagree.
 Used in: "Worked example: 'I am happy'", "Worked example: 'it' attends", "Attention maps".
 """
