@@ -66,7 +66,7 @@ def _batch(rows: list[tuple[tuple[int, ...], tuple[int, ...], int]]) -> LookupBa
     return LookupBatch(x, keys, values, asked, match, values[torch.arange(len(rows)), match])
 
 
-def make_lookup_data(n_train: int = 2000, n_test: int = 1000, *, seed: int = 0) -> tuple[LookupBatch, LookupBatch]:
+def make_lookup_data(n_train: int = 1000, n_test: int = 1000, *, seed: int = 0) -> tuple[LookupBatch, LookupBatch]:
     """Random lookup sequences (distinct letters, random digits, a random item asked): a training set
     and a held-out set with no sequence of the training set. Chapter "Attention we can check"."""
     n_train, n_test = check_positive_int(n_train, "n_train"), check_positive_int(n_test, "n_test")
@@ -107,7 +107,7 @@ def ideal_model(beta: float = 6.0, gain: float = 10.0, *, d_model: int = 12) -> 
 
 
 def train_lookup(train: LookupBatch, test: LookupBatch, *, n_heads: int = 1, d_model: int = 12, seed: int = 0,
-                 steps: int = 400, lr: float = 0.03, n_checkpoints: int = 8) -> TrainingRun:
+                 steps: int = 150, lr: float = 0.05, n_checkpoints: int = 10) -> TrainingRun:
     """Train an ``AttentionReadout`` read at the query token (seeded, deterministic). Checkpoint
     metrics: held-out accuracy and the mean weight of each head on the matching item."""
     gen = torch.Generator().manual_seed(int(make_generator(seed, n_heads).integers(2**31)))

@@ -108,6 +108,7 @@ def test_bad_input_raises_clear_error(fn, exc, needle) -> None:
 
 # --- "Attention that learns" (issue 18): gradients, the trained sense model, the lookup task ------------
 from attnlib import grads, learning, lookup  # noqa: E402
+from attnlib.widgets import AskModel, TrainingReplay  # noqa: E402
 
 _X, _P, _T = grads.random_layer(seed=0)
 _STATE = {"embed": np.zeros((len(learning.VOCAB), 4)), "pos": np.zeros((learning.MAX_LEN, 4)),
@@ -142,6 +143,14 @@ LEARNING_CASES = [
     ("lookup ideal d_model", lambda: lookup.ideal_model(d_model=4), ValueError, "4"),
     ("lookup head out of range", lambda: lookup.letter_match_matrix(lookup.ideal_model(), head=1), ValueError, "1"),
     ("diagonal cosine not square", lambda: lookup.diagonal_cosine(np.ones((2, 3))), ValueError, "(2, 3)"),
+    # the widgets of "Attention that learns" (Python side)
+    ("replay not a run", lambda: TrainingReplay({"a": 1}, ["bank river"]), TypeError, "dict"),
+    ("replay index out of range", lambda: TrainingReplay(_RUN, ["bank river"], index=3), IndexError, "3"),
+    ("replay no sentences", lambda: TrainingReplay(_RUN, []), ValueError, "[]"),
+    ("replay unknown word", lambda: TrainingReplay(_RUN, ["bank volcano"]), ValueError, "volcano"),
+    ("replay sentence index", lambda: TrainingReplay(_RUN, ["bank river"], sentence=2), ValueError, "2"),
+    ("ask bad state", lambda: AskModel({"embed": np.ones((2, 2))}), ValueError, "w_q"),
+    ("ask sentence not text", lambda: AskModel(_STATE, sentence=["bank"]), TypeError, "list"),
 ]
 
 

@@ -89,3 +89,26 @@ def test_lookup_data_splits_and_labels() -> None:
                for i in range(100))
     assert torch.equal(test.labels, test.values[torch.arange(100), test.match])
     assert test.text(0).count("|") == 1
+
+
+def test_widgets_python_twins(corpus) -> None:  # noqa: ANN001
+    from attnlib.widgets import AskModel, TrainingReplay
+
+    run = learning.train_sense_model(corpus, seed=2, steps=20, n_checkpoints=20)
+    sentences = ["we sat on the bank by the river", "a bat and a ball"]
+    replay = TrainingReplay(run, sentences, index=-1, sentence=1)
+    assert replay.index == 20 and len(replay.frames) == 21
+    for i in (0, 7, 20):
+        replay.index = i
+        ref = learning.replay_frame(run, i, sentences[1])
+        got = replay.numbers()
+        assert got["step"] == ref["step"] and got["sense"] == ref["sense"]
+        np.testing.assert_allclose(got["map"], ref["weights"], atol=1e-9)
+        assert got["probability"] == pytest.approx(ref["probs"].max(), abs=1e-9)
+    with pytest.raises(ValueError, match="out of range"):
+        replay.index = 21
+    ask = AskModel(run, "the bank near the money")
+    ref = learning.predict_np(run.checkpoint(-1).state, "the bank near the money")
+    np.testing.assert_allclose(ask.numbers()["probs"], ref["probs"], atol=1e-12)
+    ask.sentence = "the volcano"
+    assert "volcano" in ask.numbers()["error"]
