@@ -45,14 +45,14 @@ CUES: dict[str, dict[str, tuple[str, ...]]] = {
         "sport": ("ball", "cricket", "swing", "game", "team", "pitch"),
     },
 }
-#: Words that occur with every sense equally often: they carry no information about the sense.
+#: Words that occur with every sense equally often, so they carry no information about the sense.
 FILLERS: tuple[str, ...] = (
     "the", "a", "we", "i", "she", "he", "saw", "near", "by", "old", "big", "small", "walked", "sat",
     "went", "to", "there", "today", "then", "was", "is", "on", "at", "with", "and", "very", "quiet",
     "new", "morning", "again",
 )
 AMBIGUOUS: tuple[str, ...] = tuple(CUES)
-#: The classes the readout predicts, "word:sense".
+#: The classes the readout predicts, each an ambiguous word and one of its senses.
 SENSES: tuple[str, ...] = tuple(f"{w}:{s}" for w, senses in CUES.items() for s in senses)
 VOCAB: tuple[str, ...] = AMBIGUOUS + tuple(c for s in CUES.values() for cues in s.values() for c in cues) + FILLERS
 MAX_LEN = 8

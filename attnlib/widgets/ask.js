@@ -79,6 +79,7 @@ function render({ model, el }) {
   const probHolder = h("figure", { class: "attnw-panel" });
   const panels = h("div", { class: "attnw-panels" }, [rowHolder, probHolder]);
   root.append(message, result, panels);
+  root.classList.add("attnw-learned");
   el.append(root);
 
   const senseChart = barChart({ labels: m.senses.map((x) => x.replace(":", " ")), title: "sense probabilities", color: PALETTE.green, name: "probs" });

@@ -98,6 +98,7 @@ function render({ model, el }) {
     h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "attention map of the sentence" }), mapHolder]),
     h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "training loss" }), line.el]),
   ]));
+  root.classList.add("attnw-learned");
   el.append(root);
 
   let map = null, mapFor = -1;
