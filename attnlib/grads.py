@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ._checks import check_finite, check_positive, check_positive_int, make_generator
+from ._checks import as_finite_array, check_positive, check_positive_int, make_generator
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
 from .softmax import softmax
@@ -52,13 +52,11 @@ class Forward(NamedTuple):
 
 def _check_layer(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.ndarray) -> tuple[
         np.ndarray, dict[str, np.ndarray], np.ndarray]:
-    if not isinstance(x, np.ndarray) or x.ndim != 2 or 0 in x.shape:
-        raise ValueError(f"x must be a non-empty 2-d numpy array (n, d_in), got "
-                         f"{type(x).__name__} with shape {getattr(x, 'shape', None)}")
+    x = as_finite_array(x, "x", ndim=2, non_empty=True, ndarray_only=True)  # (n, d_in)
     if not isinstance(params, Mapping) or set(params) != set(PARAMS):
         got = sorted(params) if isinstance(params, Mapping) else type(params).__name__
         raise ValueError(f"params must be a mapping with keys {list(PARAMS)}, got {got}")
-    p = {name: np.asarray(params[name], dtype=np.float64) for name in PARAMS}
+    p = {name: as_finite_array(params[name], name, ndim=2, non_empty=True) for name in PARAMS}
     n, d_in = x.shape
     for name in ("w_q", "w_k", "w_v"):
         if p[name].ndim != 2 or p[name].shape[0] != d_in:
@@ -71,9 +69,7 @@ def _check_layer(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.nd
     if t.shape != (n,) or not np.issubdtype(t.dtype, np.integer) or (t < 0).any() or (t >= p["w_o"].shape[1]).any():
         raise ValueError(f"targets must be {n} integer class ids in [0, {p['w_o'].shape[1]}), got shape {t.shape} "
                          f"and values {t.tolist() if t.size <= 10 else '...'}")
-    for name, arr in (("x", x), *p.items()):
-        check_finite(arr, name)
-    return np.asarray(x, dtype=np.float64), p, t
+    return x, p, t
 
 
 def forward(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.ndarray) -> Forward:

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ._checks import check_finite, check_positive, check_positive_int, make_generator
+from ._checks import as_finite_array, check_positive, check_positive_int, make_generator
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
 from .masks import padding_mask
@@ -335,14 +335,10 @@ def check_state(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
     keys = ("embed", "pos", "w_q", "w_k", "w_v", "w_o", "b_o")
     if not isinstance(state, Mapping) or any(k not in state for k in keys):
         raise ValueError(f"state must be a mapping with keys {list(keys)}, got {sorted(state) if isinstance(state, Mapping) else type(state).__name__}")
-    s = {k: np.asarray(state[k], dtype=np.float64) for k in keys}
-    d = s["embed"].shape[-1] if s["embed"].ndim == 2 else -1
+    d = np.shape(state["embed"])[-1] if np.ndim(state["embed"]) == 2 else None
     want = {"embed": (len(VOCAB), d), "pos": (MAX_LEN, d), "w_q": (d, d), "w_k": (d, d), "w_v": (d, d),
             "w_o": (d, len(SENSES)), "b_o": (len(SENSES),)}
-    for k, shape in want.items():
-        if s[k].shape != shape:
-            raise ValueError(f"state[{k!r}] must have shape {shape}, got {s[k].shape}")
-        check_finite(s[k], f"state[{k!r}]")
+    s = {k: as_finite_array(state[k], f"state[{k!r}]", shape=shape) for k, shape in want.items()}
     return s
 
 
