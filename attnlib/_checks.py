@@ -116,26 +116,30 @@ def check_bool(value: Any, name: str) -> bool:
     return bool(value)
 
 
+def check_probability(p: Any, name: str) -> float:
+    """Return ``p`` as a float; raise unless it is a real number in ``[0, 1)`` (a dropout rate)."""
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a real number, got {type(p).__name__}")
+    p = float(p)
+    if not (0.0 <= p < 1.0):
+        raise ValueError(f"{name} must be in [0, 1), got {p}")
+    return p
+
+
 def check_dropout(dropout_p: Any, generator: Any, backend: Backend) -> float:
     """Return ``dropout_p`` as a float in ``[0, 1)``; when it is > 0, ``generator`` must be a
     ``torch.Generator`` (torch inputs) or a ``numpy.random.Generator`` (NumPy inputs)."""
-    if isinstance(dropout_p, bool) or not isinstance(dropout_p, (int, float, np.floating, np.integer)):
-        raise TypeError(f"dropout_p must be a real number, got {type(dropout_p).__name__}")
-    p = float(dropout_p)
-    if not (0.0 <= p < 1.0):
-        raise ValueError(f"dropout_p must be in [0, 1), got {p}")
+    p = check_probability(dropout_p, "dropout_p")
     if p > 0:
-        want = torch.Generator if backend == "torch" else np.random.Generator
+        want, shown = (torch.Generator, "torch.Generator") if backend == "torch" else (
+            np.random.Generator, "numpy.random.Generator")
         if generator is None:
             raise ValueError(
-                f"dropout_p={p} needs an explicit generator ({want.__module__}.{want.__name__}) so that "
-                "the dropped weights are reproducible; attnlib never draws from the global RNG"
+                f"dropout_p={p} needs an explicit generator ({shown}) so that the dropped weights are "
+                "reproducible; attnlib never draws from the global RNG"
             )
         if not isinstance(generator, want):
-            raise TypeError(
-                f"generator must be a {want.__module__}.{want.__name__} for {backend} inputs, "
-                f"got {type(generator).__name__}"
-            )
+            raise TypeError(f"generator must be a {shown} for {backend} inputs, got {type(generator).__name__}")
     return p
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from ._checks import Alignment, check_bool, check_dropout, check_positive_int
+from ._checks import Alignment, check_bool, check_positive_int, check_probability
 from .attention import MaskT, scaled_dot_product_attention
 
 
@@ -142,7 +142,7 @@ class MultiHeadAttention(nn.Module):
         vdim = d_in if vdim is None else check_positive_int(vdim, "vdim")
         if d_out % num_heads != 0:
             raise ValueError(f"d_out must be divisible by num_heads, got d_out={d_out}, num_heads={num_heads}")
-        self.dropout = check_dropout(dropout, None, "torch")
+        self.dropout = check_probability(dropout, "dropout")
         self.batch_first = check_bool(batch_first, "batch_first")
         self.d_in, self.d_out, self.kdim, self.vdim = d_in, d_out, kdim, vdim
         self.num_heads, self.d_k = num_heads, d_out // num_heads
