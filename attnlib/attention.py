@@ -6,6 +6,8 @@ Chapters: "Dot products and the magnitude problem", the worked examples, "Attent
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 import torch
 
@@ -14,13 +16,10 @@ from .attention_np import _attention_numpy
 from .masks import causal_mask
 from .softmax import ArrayT, softmax
 
-MaskT = torch.Tensor | np.ndarray
-"""A mask: boolean (True = may attend) or floating (added to the scaled scores; ``-inf`` = may not attend)."""
-
 
 def scaled_dot_product_attention(
-    q: ArrayT, k: ArrayT, v: ArrayT, *, mask: MaskT | None = None, is_causal: bool = False,
-    causal_alignment: Alignment = "top_left", scale: float | None = None, dropout_p: float = 0.0,
+    q: ArrayT, k: ArrayT, v: ArrayT, *, mask: torch.Tensor | np.ndarray | None = None, is_causal: bool = False,
+    causal_alignment: Literal["top_left", "bottom_right"] = "top_left", scale: float | None = None, dropout_p: float = 0.0,
     generator: torch.Generator | np.random.Generator | None = None, enable_gqa: bool = False,
 ) -> tuple[ArrayT, ArrayT]:
     """``softmax(q kᵀ · scale + mask) v`` and the attention weights.

@@ -5,6 +5,8 @@ Chapters: "From scratch in NumPy" and the worked examples (through ``scaled_dot_
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 
 from ._checks import Alignment, check_causal, check_dropout, validate_qkv
@@ -14,7 +16,7 @@ from .softmax import softmax
 
 def scaled_dot_product_attention_np(
     q: np.ndarray, k: np.ndarray, v: np.ndarray, *, mask: np.ndarray | None = None, is_causal: bool = False,
-    causal_alignment: Alignment = "top_left", scale: float | None = None, dropout_p: float = 0.0,
+    causal_alignment: Literal["top_left", "bottom_right"] = "top_left", scale: float | None = None, dropout_p: float = 0.0,
     generator: np.random.Generator | None = None, enable_gqa: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Same contract as ``attnlib.scaled_dot_product_attention``, NumPy only, always float64."""

@@ -22,11 +22,13 @@ Chapter: "Attention at scale".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
+import numpy as np
 import torch
 
-from ._checks import Alignment, check_bool, check_causal, check_min_ndim, check_positive_int, validate_qkv
-from .attention import MaskT, expand_kv_heads
+from ._checks import check_bool, check_causal, check_min_ndim, check_positive_int, validate_qkv
+from .attention import expand_kv_heads
 
 DEFAULT_BLOCK_SIZE = 256
 
@@ -36,9 +38,9 @@ def chunked_attention(
     k: torch.Tensor,
     v: torch.Tensor,
     *,
-    mask: MaskT | None = None,
+    mask: torch.Tensor | np.ndarray | None = None,
     is_causal: bool = False,
-    causal_alignment: Alignment = "top_left",
+    causal_alignment: Literal["top_left", "bottom_right"] = "top_left",
     scale: float | None = None,
     enable_gqa: bool = False,
     block_size: int = DEFAULT_BLOCK_SIZE,

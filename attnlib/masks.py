@@ -6,15 +6,16 @@ Chapters: "Multi-head attention and the causal mask", "Attention in PyTorch".
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 import torch
 
-from ._checks import Alignment, check_alignment, check_positive_int
+from ._checks import check_alignment, check_positive_int
 
 
 def causal_mask(
-    n_q: int, n_k: int | None = None, *, alignment: Alignment = "top_left",
+    n_q: int, n_k: int | None = None, *, alignment: Literal["top_left", "bottom_right"] = "top_left",
     device: torch.device | str | None = None,
 ) -> torch.Tensor:
     """``(n_q, n_k)`` bool mask, True = may attend: no query sees a key "in its future".

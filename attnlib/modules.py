@@ -6,13 +6,14 @@ Chapters: "Queries, keys and values" (SelfAttentionV1/V2), "Attention in PyTorch
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+import numpy as np
 import torch
 from torch import nn
 
-from ._checks import Alignment, check_bool, check_positive_int, check_probability
-from .attention import MaskT, scaled_dot_product_attention
+from ._checks import check_bool, check_positive_int, check_probability
+from .attention import scaled_dot_product_attention
 
 
 def _check_input(x: Any, d_in: int, name: str = "x") -> None:
@@ -85,8 +86,8 @@ class ScaledDotProductAttention(nn.Module):
         self.scale = scale
 
     def forward(
-        self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, mask: MaskT | None = None,
-        is_causal: bool = False, causal_alignment: Alignment = "top_left", dropout_p: float = 0.0,
+        self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, mask: torch.Tensor | np.ndarray | None = None,
+        is_causal: bool = False, causal_alignment: Literal["top_left", "bottom_right"] = "top_left", dropout_p: float = 0.0,
         generator: torch.Generator | None = None, enable_gqa: bool = False,
     ) -> tuple[torch.Tensor, torch.Tensor]:
         return scaled_dot_product_attention(
@@ -170,7 +171,7 @@ class MultiHeadAttention(nn.Module):
         mask: torch.Tensor | None = None,
         key_mask: torch.Tensor | None = None,
         is_causal: bool = False,
-        causal_alignment: Alignment = "top_left",
+        causal_alignment: Literal["top_left", "bottom_right"] = "top_left",
         need_weights: bool = True,
         average_attn_weights: bool = False,
         generator: torch.Generator | None = None,

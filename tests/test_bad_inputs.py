@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import attnlib
-from attnlib import plots, scaling, scratch, text
+from attnlib import decoding, plots, report, scaling, scratch, text
 from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
 
 sdpa = attnlib.scaled_dot_product_attention
@@ -98,6 +98,21 @@ CASES = [
      ValueError, "(3, 3, 8)"),
     ("load_from_torch bias", lambda: attnlib.MultiHeadAttention(8, 2).load_from_torch(
         torch.nn.MultiheadAttention(8, 2, bias=False, batch_first=True)), ValueError, "bias: torch False"),
+    ("max_diff shapes", lambda: report.max_diff(torch.zeros(2, 3), torch.zeros(3, 2)), ValueError, "(3, 2)"),
+    ("max_diff mixed", lambda: report.max_diff(torch.zeros(2), np.zeros(2)), TypeError, "ndarray"),
+    ("show_shape list", lambda: report.show_shape("x", [1, 2], "list"), TypeError, "list"),
+    ("cache capacity zero", lambda: decoding.KVCache(1, 2, 4, capacity=0), ValueError, "capacity"),
+    ("cache append shape", lambda: decoding.KVCache(1, 2, 4, capacity=3).append(torch.zeros(1, 3, 1, 4),
+                                                                                 torch.zeros(1, 3, 1, 4)),
+     ValueError, "(1, 3, 1, 4)"),
+    ("cache int dtype", lambda: decoding.KVCache(1, 2, 4, capacity=3, dtype=torch.int64), TypeError, "torch.int64"),
+    ("cache bytes layers zero", lambda: decoding.kv_cache_bytes(layers=0, kv_heads=1, n=2, d_k=2), ValueError,
+     "layers"),
+    ("decode flops t float", lambda: decoding.decode_step_flops(2.5, 8), TypeError, "float"),
+    ("mha_step wrong width", lambda: decoding.mha_step(attnlib.MultiHeadAttention(8, 2), torch.zeros(1, 2, 6),
+                                                       decoding.KVCache(1, 2, 4, capacity=3)), ValueError, "(1, 2, 6)"),
+    ("generate prompt too long", lambda: decoding.generate_cached(attnlib.MultiHeadAttention(8, 2),
+                                                                  torch.zeros(1, 2, 8), prompt=3), ValueError, "3"),
     # plot helpers
     ("heatmap 1-d", lambda: plots.heatmap(np.ones(3)), ValueError, "(3,)"),
     ("heatmap NaN", lambda: plots.heatmap(np.array([[np.nan]])), ValueError, "NaN"),
