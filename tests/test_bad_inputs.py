@@ -8,7 +8,7 @@ import torch
 
 import attnlib
 from attnlib import decoding, plots, report, scaling, scratch, text
-from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
+from attnlib.widgets import DecodingStepper, DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
 
 sdpa = attnlib.scaled_dot_product_attention
 q3 = torch.randn(2, 3, 4)
@@ -157,6 +157,8 @@ CASES = [
     ("widget q/k mismatch", lambda: GeometricAttention(query=[1.0, 2.0, 3.0]), ValueError, "(3,)"),
     ("widget values rows", lambda: GeometricAttention(keys=np.ones((3, 2)), values=np.ones((2, 2))), ValueError,
      "(2, 2)"),
+    ("decoding widget tokens", lambda: DecodingStepper(["one"]), ValueError, "['one']"),
+    ("decoding widget step float", lambda: DecodingStepper(step=2.5), TypeError, "float"),
     ("widget seed negative", lambda: DotProductSpread(seed=-3), ValueError, "-3"),
 ]
 
