@@ -8,7 +8,13 @@ import torch
 
 import attnlib
 from attnlib import decoding, plots, report, scaling, scratch, text
-from attnlib.widgets import DecodingStepper, DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
+from attnlib.widgets import (
+    DecodingStepper,
+    DotProductSpread,
+    GeometricAttention,
+    SoftmaxSharpening,
+    TemperatureSlider,
+)
 
 sdpa = attnlib.scaled_dot_product_attention
 q3 = torch.randn(2, 3, 4)
