@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import torch
 
-from ._checks import check_positive_int
-from .attention import scaled_dot_product_attention
+from ._checks import check_finite, check_positive_int
+from .attention import _attention_torch
 from .modules import MultiHeadAttention
 
 
@@ -47,6 +47,7 @@ class KVCache:
             b, h, _, d = store.shape
             if x.ndim != 4 or (x.shape[0], x.shape[1], x.shape[3]) != (b, h, d) or x.shape[2] == 0:
                 raise ValueError(f"{name} must have shape ({b}, {h}, t, {d}) with t > 0, got {tuple(x.shape)}")
+            check_finite(x, name)  # checked once, here: every later step can trust the cache
         t = k_new.shape[2]
         if v_new.shape[2] != t:
             raise ValueError(f"k_new and v_new must add the same number of positions, got {tuple(k_new.shape)} "
@@ -120,10 +121,14 @@ def mha_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache) -> tu
     if not isinstance(x_new, torch.Tensor) or x_new.ndim != 3 or x_new.shape[-1] != mha.d_in:
         got = tuple(x_new.shape) if isinstance(x_new, torch.Tensor) else type(x_new).__name__
         raise ValueError(f"x_new must have shape (batch, t, {mha.d_in}), got {got}")
+    check_finite(x_new, "x_new")
     b, t, _ = x_new.shape
     q = mha._split(mha.W_q(x_new))  # (batch, h, t, d_k)
     k, v = cache.append(mha._split(mha.W_k(x_new)), mha._split(mha.W_v(x_new)))  # (batch, h, length, d_k)
-    heads, weights = scaled_dot_product_attention(q, k, v, is_causal=True, causal_alignment="bottom_right")
+    # the cache's entries were checked when they were appended: attend without scanning all of them
+    # again (validate_qkv would re-read the whole cache, n·d numbers, at every token)
+    heads, weights = _attention_torch(q, k, v, mask=None, causal="bottom_right", scale=mha.d_k ** -0.5,
+                                      dropout_p=0.0, generator=None)
     concat = heads.transpose(1, 2).reshape(b, t, mha.d_out)  # (batch, t, d_out)
     return mha.W_o(concat), weights
 
