@@ -7,8 +7,14 @@ import pytest
 import torch
 
 import attnlib
-from attnlib import plots, recurrence, scaling, scratch, text
-from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
+from attnlib import decoding, plots, recurrence, report, scaling, scratch, text
+from attnlib.widgets import (
+    DecodingStepper,
+    DotProductSpread,
+    GeometricAttention,
+    SoftmaxSharpening,
+    TemperatureSlider,
+)
 
 sdpa = attnlib.scaled_dot_product_attention
 q3 = torch.randn(2, 3, 4)
@@ -23,7 +29,7 @@ CASES = [
     ("d_k mismatch", lambda: sdpa(q3, torch.randn(2, 5, 3), v3), ValueError, "(2, 5, 3)"),
     ("n of k != n of v", lambda: sdpa(q3, k3, torch.randn(2, 4, 6)), ValueError, "(2, 4, 6)"),
     ("mask does not broadcast", lambda: sdpa(q3, k3, v3, mask=torch.ones(3, 3, dtype=torch.bool)), ValueError, "(3, 3)"),
-    ("mask wrong dtype", lambda: sdpa(q3, k3, v3, mask=torch.ones(3, 5)), ValueError, "torch.float32"),
+    ("mask wrong dtype", lambda: sdpa(q3, k3, v3, mask=torch.ones(3, 5, dtype=torch.int64)), ValueError, "torch.int64"),
     ("mask not an array", lambda: sdpa(q3, k3, v3, mask=[[True]]), TypeError, "list"),
     ("empty sequence", lambda: sdpa(torch.randn(2, 0, 4), k3, v3), ValueError, "(2, 0, 4)"),
     ("int dtype", lambda: sdpa(q3.long(), k3, v3), ValueError, "torch.int64"),
@@ -41,7 +47,7 @@ CASES = [
     ("softmax NaN", lambda: attnlib.softmax(np.array([1.0, np.nan])), ValueError, "NaN"),
     ("softmax string", lambda: attnlib.softmax("abc"), TypeError, "str"),
     ("softmax empty", lambda: attnlib.softmax(torch.empty(2, 0)), ValueError, "(2, 0)"),
-    ("heads do not divide", lambda: attnlib.MultiHeadAttention(10, 3), ValueError, "d_model=10, num_heads=3"),
+    ("heads do not divide", lambda: attnlib.MultiHeadAttention(10, 3), ValueError, "d_out=10, num_heads=3"),
     ("heads zero", lambda: attnlib.MultiHeadAttention(8, 0), ValueError, "0"),
     ("mha wrong width", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 6)), ValueError, "(2, 3, 6)"),
     ("v2 wrong width", lambda: attnlib.SelfAttentionV2(3, 2)(torch.randn(4, 5)), ValueError, "(4, 5)"),
@@ -51,6 +57,68 @@ CASES = [
     ("padding length > n", lambda: attnlib.padding_mask([2, 7], 5), ValueError, "[2, 7]"),
     ("padding negative length", lambda: attnlib.padding_mask([-1], 5), ValueError, "[-1]"),
     ("padding float lengths", lambda: attnlib.padding_mask([1.5], 5), ValueError, "float"),
+    # the PyTorch-style arguments (issue 14)
+    ("is_causal string", lambda: sdpa(q3, k3, v3, is_causal="yes"), TypeError, "str"),
+    ("alignment unknown", lambda: sdpa(q3, k3, v3, is_causal=True, causal_alignment="diagonal"), ValueError,
+     "'diagonal'"),
+    ("alignment without is_causal", lambda: sdpa(q3, k3, v3, causal_alignment="bottom_right"), ValueError,
+     "'bottom_right'"),
+    ("float mask NaN", lambda: sdpa(q3, k3, v3, mask=torch.tensor([0.0, float("nan"), 0, 0, 0])), ValueError, "NaN"),
+    ("float mask +inf", lambda: sdpa(q3, k3, v3, mask=torch.full((5,), float("inf"))), ValueError, "+inf"),
+    ("dropout_p one", lambda: sdpa(q3, k3, v3, dropout_p=1.0), ValueError, "1.0"),
+    ("dropout_p string", lambda: sdpa(q3, k3, v3, dropout_p="0.1"), TypeError, "str"),
+    ("dropout without generator", lambda: sdpa(q3, k3, v3, dropout_p=0.1), ValueError, "generator"),
+    ("dropout numpy generator for torch", lambda: sdpa(q3, k3, v3, dropout_p=0.1,
+                                                       generator=np.random.default_rng(0)), TypeError, "Generator"),
+    ("heads without enable_gqa", lambda: sdpa(torch.randn(4, 3, 2), torch.randn(2, 5, 2), torch.randn(2, 5, 2)),
+     ValueError, "enable_gqa=True"),
+    ("gqa heads do not divide", lambda: sdpa(torch.randn(1, 3, 4, 2), torch.randn(1, 2, 5, 2), torch.randn(1, 2, 5, 2),
+                                             enable_gqa=True), ValueError, "(1, 2, 5, 2)"),
+    ("gqa without head axis", lambda: sdpa(torch.randn(4, 2), torch.randn(5, 2), torch.randn(5, 2), enable_gqa=True),
+     ValueError, "(4, 2)"),
+    ("enable_gqa string", lambda: sdpa(q3, k3, v3, enable_gqa="yes"), TypeError, "str"),
+    ("causal_mask n_k zero", lambda: attnlib.causal_mask(3, 0), ValueError, "n_k"),
+    ("causal_mask alignment", lambda: attnlib.causal_mask(3, 4, alignment="left"), ValueError, "'left'"),
+    ("chunked is_causal and causal", lambda: attnlib.chunked_attention(q3, k3, v3, is_causal=True, causal=True),
+     ValueError, "causal"),
+    ("chunked float mask NaN", lambda: attnlib.chunked_attention(q3, k3, v3, mask=torch.full((5,), float("nan"))),
+     ValueError, "NaN"),
+    ("mha 3-d mask", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), mask=torch.ones(2, 1, 3).bool()),
+     ValueError, "key_mask"),
+    ("mha 4-d mask heads", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8),
+                                                                    mask=torch.ones(2, 3, 3, 3).bool()), ValueError,
+     "(2, 3, 3, 3)"),
+    ("mha key_mask shape", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8),
+                                                                    key_mask=torch.ones(3, 3).bool()), ValueError, "(3, 3)"),
+    ("mha key_mask float", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), key_mask=torch.ones(2, 3)),
+     TypeError, "torch.float32"),
+    ("mha kdim zero", lambda: attnlib.MultiHeadAttention(8, 2, kdim=0), ValueError, "kdim"),
+    ("mha key width", lambda: attnlib.MultiHeadAttention(8, 2, kdim=4)(torch.randn(2, 3, 8)), ValueError, "(2, 3, 8)"),
+    ("mha dropout 1.5", lambda: attnlib.MultiHeadAttention(8, 2, dropout=1.5), ValueError, "1.5"),
+    ("mha dropout without generator", lambda: attnlib.MultiHeadAttention(8, 2, dropout=0.1).train()(
+        torch.randn(2, 3, 8)), ValueError, "generator"),
+    ("mha batch_first string", lambda: attnlib.MultiHeadAttention(8, 2, batch_first="no"), TypeError, "str"),
+    ("mha need_weights string", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), need_weights="no"),
+     TypeError, "str"),
+    ("mha batch mismatch", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), torch.randn(3, 3, 8)),
+     ValueError, "(3, 3, 8)"),
+    ("load_from_torch bias", lambda: attnlib.MultiHeadAttention(8, 2).load_from_torch(
+        torch.nn.MultiheadAttention(8, 2, bias=False, batch_first=True)), ValueError, "bias: torch False"),
+    ("max_diff shapes", lambda: report.max_diff(torch.zeros(2, 3), torch.zeros(3, 2)), ValueError, "(3, 2)"),
+    ("max_diff mixed", lambda: report.max_diff(torch.zeros(2), np.zeros(2)), TypeError, "ndarray"),
+    ("show_shape list", lambda: report.show_shape("x", [1, 2], "list"), TypeError, "list"),
+    ("cache capacity zero", lambda: decoding.KVCache(1, 2, 4, capacity=0), ValueError, "capacity"),
+    ("cache append shape", lambda: decoding.KVCache(1, 2, 4, capacity=3).append(torch.zeros(1, 3, 1, 4),
+                                                                                 torch.zeros(1, 3, 1, 4)),
+     ValueError, "(1, 3, 1, 4)"),
+    ("cache int dtype", lambda: decoding.KVCache(1, 2, 4, capacity=3, dtype=torch.int64), TypeError, "torch.int64"),
+    ("cache bytes layers zero", lambda: decoding.kv_cache_bytes(layers=0, kv_heads=1, n=2, d_k=2), ValueError,
+     "layers"),
+    ("decode flops t float", lambda: decoding.decode_step_flops(2.5, 8), TypeError, "float"),
+    ("mha_step wrong width", lambda: decoding.mha_step(attnlib.MultiHeadAttention(8, 2), torch.zeros(1, 2, 6),
+                                                       decoding.KVCache(1, 2, 4, capacity=3)), ValueError, "(1, 2, 6)"),
+    ("generate prompt too long", lambda: decoding.generate_cached(attnlib.MultiHeadAttention(8, 2),
+                                                                  torch.zeros(1, 2, 8), prompt=3), ValueError, "3"),
     # plot helpers
     ("heatmap 1-d", lambda: plots.heatmap(np.ones(3)), ValueError, "(3,)"),
     ("heatmap NaN", lambda: plots.heatmap(np.array([[np.nan]])), ValueError, "NaN"),
@@ -95,6 +163,8 @@ CASES = [
     ("widget q/k mismatch", lambda: GeometricAttention(query=[1.0, 2.0, 3.0]), ValueError, "(3,)"),
     ("widget values rows", lambda: GeometricAttention(keys=np.ones((3, 2)), values=np.ones((2, 2))), ValueError,
      "(2, 2)"),
+    ("decoding widget tokens", lambda: DecodingStepper(["one"]), ValueError, "['one']"),
+    ("decoding widget step float", lambda: DecodingStepper(step=2.5), TypeError, "float"),
     ("widget seed negative", lambda: DotProductSpread(seed=-3), ValueError, "-3"),
 ]
 
