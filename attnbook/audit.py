@@ -37,6 +37,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from .errata import format_value
+
 # A number not glued to a preceding letter, digit or dot ("W_q", "L02" and "x1" are names).
 TOKEN = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
 
@@ -75,8 +79,6 @@ def numbers_in(text: str) -> set[float]:
 
 def load_inventory(folder: str | Path) -> list[dict[str, Any]]:
     """Every document's inventory under ``folder`` (``*.yml``), sorted by document."""
-    import yaml
-
     docs = []
     for path in sorted(Path(folder).glob("*.yml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -197,8 +199,6 @@ def _link(row: dict[str, Any]) -> str:
 
 def book_value(row: dict[str, Any], value: Any) -> str:
     """How a row's computed value reads on the page ("holds" for a claim the book confirms)."""
-    from .errata import format_value
-
     if isinstance(value, bool):
         if not value:
             return "CHECK FAILED"

@@ -18,13 +18,14 @@ key                 meaning
                     unseeded run, made-up number, false claim
 ``chapter``         the book page that shows the right value, e.g. ``book/04_magnitude``
 ``label``           the MyST target (``(label)=``) in that chapter, next to the example
-``check``           a Python expression over ``attnlib``, ``np``, ``torch`` and ``math``.
-                    For numeric rows (correct/rounding/wrong) it returns the book's value (number or
-                    nested list); for illustrative/conceptual rows, and for correct claims, it returns
-                    True when the book's computation shows the document's number is not computed
-                    from anything / the claim is false / the claim holds.
 ``decimals``        (optional) how many decimals to show for the correct value (default: as printed)
 ==================  ======================================================================================
+
+Each row is checked by the function registered under its ``id`` in ``attnbook.checks`` (one
+module per YAML file). For numeric rows (correct/rounding/wrong) it returns the book's value
+(number or nested list); for illustrative/conceptual rows, and for correct claims, it returns
+True when the book's computation shows the document's number is not computed from anything /
+the claim is false / the claim holds. There is no code in the YAML.
 
 ``classify`` decides from the numbers alone whether a numeric row is correct, rounding or wrong,
 and the test suite asserts that it agrees with the row's verdict, so the errata cannot drift from
@@ -39,19 +40,19 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
+import yaml
+
+from .checks import CHECKS, plain
 
 VERDICTS = ("correct", "rounding", "wrong", "illustrative", "conceptual")
 ERRATA_VERDICTS = VERDICTS[1:]
 CAUSES = ("arithmetic slip", "rounded constant", "unseeded run", "made-up number", "false claim")
-REQUIRED = ("id", "document", "section", "quantity", "document_value", "verdict", "chapter", "label", "check")
+REQUIRED = ("id", "document", "section", "quantity", "document_value", "verdict", "chapter", "label")
 _NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")
 
 
 def load_rows(folder: str | Path) -> list[dict[str, Any]]:
     """All errata rows under ``folder`` (``*.yml``), sorted by document then file order."""
-    import yaml
-
     rows: list[dict[str, Any]] = []
     for path in sorted(Path(folder).glob("*.yml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
@@ -70,17 +71,10 @@ def load_rows(folder: str | Path) -> list[dict[str, Any]]:
 
 
 def evaluate(row: dict[str, Any]) -> Any:
-    """Run the row's ``check`` expression and return its value (lists for arrays/tensors)."""
-    import attnlib
-
-    value = eval(row["check"], {"attnlib": attnlib, "np": np, "torch": torch, "math": math})  # noqa: S307
-    if isinstance(value, torch.Tensor):
-        value = value.detach().cpu().numpy()
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, (np.floating, np.integer, np.bool_)):
-        value = value.item()
-    return value
+    """Run the check registered for the row's id and return its value (lists for arrays/tensors)."""
+    if row["id"] not in CHECKS:
+        raise ValueError(f"row {row['id']!r} has no check: register one with @check({row['id']!r}) in attnbook.checks")
+    return plain(CHECKS[row["id"]]())
 
 
 def parse_numbers(text: str) -> tuple[list[float], list[int]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from attnbook import errata
+from attnbook.checks import CHECKS
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = errata.load_rows(ROOT / "book" / "_data" / "errata")
@@ -19,6 +20,18 @@ def test_rows_exist_and_ids_are_unique() -> None:
     assert ROWS
     ids = [r["id"] for r in ROWS]
     assert len(ids) == len(set(ids)), f"duplicate errata ids: {sorted(i for i in ids if ids.count(i) > 1)}"
+
+
+def test_every_row_has_a_check_and_every_check_a_row() -> None:
+    ids = {r["id"] for r in ROWS}
+    assert not ids - set(CHECKS), f"rows with no check function in attnbook.checks: {sorted(ids - set(CHECKS))}"
+    assert not set(CHECKS) - ids, f"check functions with no row in book/_data/errata: {sorted(set(CHECKS) - ids)}"
+
+
+def test_no_code_in_the_data() -> None:
+    assert not [r["id"] for r in ROWS if "check" in r], "rows name their check by id; no 'check:' expressions"
+    sources = [*(ROOT / "attnbook").rglob("*.py")]
+    assert not [p.name for p in sources if re.search(r"\beval\(", p.read_text(encoding="utf-8"))], "no eval in attnbook"
 
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: r["id"])

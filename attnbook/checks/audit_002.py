@@ -1,0 +1,78 @@
+"""Checks of the rows in book/_data/errata/audit_002.yml, one function per row id."""
+
+from __future__ import annotations
+
+import torch
+
+import attnlib
+from attnlib import examples, heads
+
+from ._registry import Value, check
+
+
+@check("doc002-eight-heads")
+def doc002_eight_heads() -> Value:
+    """number of heads in the formula and the example (the book's untrained model uses ."""
+    return heads.untrained_head_weights(examples.QUICK_FOX_TOKENS).shape[0]
+
+
+@check("doc002-embeddings")
+def doc002_embeddings() -> Value:
+    """the embeddings of I, am, happy, used as Q, K and V."""
+    return examples.HAPPY_EMBEDDINGS
+
+
+@check("doc002-k-transposed")
+def doc002_k_transposed() -> Value:
+    """Kᵀ as written next to Q."""
+    return examples.HAPPY_EMBEDDINGS.T
+
+
+@check("doc002-dot-terms")
+def doc002_dot_terms() -> Value:
+    """the three products and the sum of each score of 'I' = [0.1, 0.2, 0.3] with I, am."""
+    return (lambda e: [[*(e[0] * e[j]).tolist(), float(e[0] @ e[j])] for j in range(3)])(
+        examples.HAPPY_EMBEDDINGS.double()
+    )
+
+
+@check("doc002-dk-3")
+def doc002_dk_3() -> Value:
+    """d_k, the width of the query and key vectors."""
+    return examples.HAPPY_EMBEDDINGS.shape[-1]
+
+
+@check("doc002-weights-are-probabilities")
+def doc002_weights_are_probabilities() -> Value:
+    """claim: softmax turns each row of scores into weights in [0, 1] that sum to 1."""
+    return (
+        lambda e: (
+            lambda w: bool(
+                ((w >= 0) & (w <= 1)).all() and torch.allclose(w.sum(-1), torch.ones(3, dtype=w.dtype))
+            )
+        )(attnlib.scaled_dot_product_attention(e, e, e)[1])
+    )(examples.HAPPY_EMBEDDINGS.double())
+
+
+@check("doc002-context-terms-i")
+def doc002_context_terms_i() -> Value:
+    """the three terms weight × value of 'I' (document: weights 0.30, 0.33, 0.37 times ."""
+    return (lambda e: (lambda w: w[0][:, None] * e)(attnlib.scaled_dot_product_attention(e, e, e)[1]))(
+        examples.HAPPY_EMBEDDINGS.double()
+    )
+
+
+@check("doc002-context-terms-am")
+def doc002_context_terms_am() -> Value:
+    """the three terms weight × value of 'am' (document: weights 0.26, 0.37, 0.37 times."""
+    return (lambda e: (lambda w: w[1][:, None] * e)(attnlib.scaled_dot_product_attention(e, e, e)[1]))(
+        examples.HAPPY_EMBEDDINGS.double()
+    )
+
+
+@check("doc002-context-terms-happy")
+def doc002_context_terms_happy() -> Value:
+    """the three terms weight × value of 'happy' (document: weights 0.25, 0.36, 0.39 ti."""
+    return (lambda e: (lambda w: w[2][:, None] * e)(attnlib.scaled_dot_product_attention(e, e, e)[1]))(
+        examples.HAPPY_EMBEDDINGS.double()
+    )
