@@ -9,6 +9,7 @@ import torch
 
 from attnlib import examples, scaling
 
+from ..evidence import Numeric, Route
 from ._registry import Value, check
 
 
@@ -46,10 +47,10 @@ def doc000_rows_are_distributions() -> Value:
 
 @check("doc000-journey-percent")
 def doc000_journey_percent() -> Value:
-    """share of attention 'journey' pays to 'Your' and to itself, in percent."""
-    return (
-        100 * examples.journey_self_attention()(examples.JOURNEY_INPUTS, return_weights=True)[1][1, :2]
-    ).tolist()
+    """Share of attention 'journey' pays to 'Your' and to itself, in percent."""
+    weights = examples.journey_self_attention()(examples.JOURNEY_INPUTS, return_weights=True)[1].detach()
+    return Numeric(exact=100 * weights[1, :2], route=Route(("journey-weights",), lambda w: 100 * w[:2],
+                                                           "the printed weights 0.15 and 0.22"))
 
 
 @check("doc000-context-is-weighted-sum")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 import attnlib
 from attnlib import examples, heads
 
+from ..evidence import Numeric, Route
 from ._registry import Value, check
 
 
@@ -54,25 +56,31 @@ def doc002_weights_are_probabilities() -> Value:
     )(examples.HAPPY_EMBEDDINGS.double())
 
 
+def _terms(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
+    return weights[:, None] * values.reshape(3, 3)  # (3, 3): weight j times value vector j
+
+
+def _exact_terms(row: int) -> torch.Tensor:
+    e = examples.HAPPY_EMBEDDINGS.double()
+    return attnlib.scaled_dot_product_attention(e, e, e)[1][row][:, None] * e  # (3, 3)
+
+
 @check("doc002-context-terms-i")
 def doc002_context_terms_i() -> Value:
-    """the three terms weight × value of 'I' (document: weights 0.30, 0.33, 0.37 times ."""
-    return (lambda e: (lambda w: w[0][:, None] * e)(attnlib.scaled_dot_product_attention(e, e, e)[1]))(
-        examples.HAPPY_EMBEDDINGS.double()
-    )
+    """The three terms weight × value of 'I'."""
+    return Numeric(exact=_exact_terms(0), route=Route(("happy-weights-i-correct", "doc002-embeddings"), _terms,
+                                                      "the weights rounded to two decimals"))
 
 
 @check("doc002-context-terms-am")
 def doc002_context_terms_am() -> Value:
-    """the three terms weight × value of 'am' (document: weights 0.26, 0.37, 0.37 times."""
-    return (lambda e: (lambda w: w[1][:, None] * e)(attnlib.scaled_dot_product_attention(e, e, e)[1]))(
-        examples.HAPPY_EMBEDDINGS.double()
-    )
+    """The three terms weight × value of 'am'."""
+    return Numeric(exact=_exact_terms(1), route=Route(("happy-weights-am", "doc002-embeddings"), _terms,
+                                                      "the printed weights of 'am'"))
 
 
 @check("doc002-context-terms-happy")
 def doc002_context_terms_happy() -> Value:
-    """the three terms weight × value of 'happy' (document: weights 0.25, 0.36, 0.39 ti."""
-    return (lambda e: (lambda w: w[2][:, None] * e)(attnlib.scaled_dot_product_attention(e, e, e)[1]))(
-        examples.HAPPY_EMBEDDINGS.double()
-    )
+    """The three terms weight × value of 'happy'."""
+    return Numeric(exact=_exact_terms(2), route=Route(("happy-weights-happy", "doc002-embeddings"), _terms,
+                                                      "the printed weights of 'happy'"))

@@ -4,19 +4,31 @@ from __future__ import annotations
 
 from attnlib import examples, scratch
 
+from ..evidence import Finding, MadeUp
 from ._registry import Value, check
 
 
 @check("parallel-rnn-total-steps")
 def parallel_rnn_total_steps() -> Value:
-    """sequential RNN steps for the sentence (the 'Total' set against attention's 1 ste."""
-    return scratch.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").rnn_steps_total
+    """Claim: the RNN needs 'Total: 7 sequential steps' against attention's 1 parallel step."""
+    words = examples.BANK_LOAN_SENTENCE.split()
+    counts = scratch.path_counts(words, "bank", "it")
+    return Finding(
+        holds=counts.rnn_steps_to_target == 7 and counts.attention_steps_total == 1,
+        edge="the RNN total counts the steps up to 'it'; reading the whole sentence takes one step per word, "
+             "while attention's single step covers every word",
+        shown={"RNN steps up to 'it'": counts.rnn_steps_to_target, "RNN steps for the whole sentence": counts.rnn_steps_total,
+               "words in the sentence": len(words), "attention steps for the whole sentence": counts.attention_steps_total},
+    )
+
 
 
 @check("parallel-it-scores-illustrative")
 def parallel_it_scores_illustrative() -> Value:
-    """attention of 'it' to The, bank, approved, the, loan."""
-    return sum(examples.BANK_LOAN_IT_SCORES.values()) > 1
+    """Attention of 'it' to The, bank, approved, the, loan (made up)."""
+    total = sum(examples.BANK_LOAN_IT_SCORES.values())
+    return MadeUp(confirmed=total > 1, shown={"sum of the five printed values (softmax weights sum to 1 over all nine)": total})
+
 
 
 @check("parallel-word-number-the")
