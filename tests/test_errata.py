@@ -160,3 +160,9 @@ def test_errata_page_shows_the_values_and_the_consequences(monkeypatch: pytest.M
     assert "exact: `0.2000`" in page and "mini-in `0.10`" in page and ": `0.2000`" in page
     assert "consequence, q: document `1.00`, corrected `0.4000`, its own route `1.0000` (**carried**)" in page
     assert page.count("**wrong**") == 1 and "§1" in page
+
+
+def test_the_rule_is_written_in_contributing() -> None:
+    text = " ".join((ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8").split())
+    missing = [line[:40] for line in errata.RULE if " ".join(line.split()) not in text]
+    assert not missing, f"CONTRIBUTING.md lacks these points of errata.RULE: {missing}"
