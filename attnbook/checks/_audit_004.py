@@ -7,7 +7,7 @@ import math
 import torch
 
 import attnlib
-from attnlib import examples, scratch
+from attnlib import examples, recurrence
 
 from ..evidence import MadeUp
 from ._registry import Value, check
@@ -214,7 +214,7 @@ def doc004_step_shapes() -> Value:
 @check("doc004-attention-one-step")
 def doc004_attention_one_step() -> Value:
     """sequential steps one attention layer needs for the whole sentence."""
-    return scratch.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").attention_steps_total
+    return recurrence.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").attention_steps_total
 
 
 @check("doc004-long-range")
@@ -225,6 +225,6 @@ def doc004_long_range() -> Value:
             far.attention_path_length == near.attention_path_length == 1 and far.rnn_path_length == 99
         )
     )(
-        scratch.path_counts([f"w{i}" for i in range(1, 101)], "w1", "w100"),
-        scratch.path_counts(["a", "b"], "a", "b"),
+        recurrence.path_counts([f"w{i}" for i in range(1, 101)], "w1", "w100"),
+        recurrence.path_counts(["a", "b"], "a", "b"),
     )

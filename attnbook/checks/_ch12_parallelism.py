@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attnlib import examples, scratch
+from attnlib import examples, recurrence
 
 from ..evidence import Finding, MadeUp
 from ._registry import Value, check
@@ -12,7 +12,7 @@ from ._registry import Value, check
 def parallel_rnn_total_steps() -> Value:
     """Claim: the RNN needs 'Total: 7 sequential steps' against attention's 1 parallel step."""
     words = examples.BANK_LOAN_SENTENCE.split()
-    counts = scratch.path_counts(words, "bank", "it")
+    counts = recurrence.path_counts(words, "bank", "it")
     return Finding(
         holds=counts.rnn_steps_to_target == 7 and counts.attention_steps_total == 1,
         edge="the RNN total counts the steps up to 'it'; reading the whole sentence takes one step per word, "
@@ -34,28 +34,28 @@ def parallel_it_scores_illustrative() -> Value:
 @check("parallel-word-number-the")
 def parallel_word_number_the() -> Value:
     """position of 'The'."""
-    return scratch.word_position(examples.BANK_LOAN_SENTENCE.split(), "The")
+    return recurrence.word_position(examples.BANK_LOAN_SENTENCE.split(), "The")
 
 
 @check("parallel-word-number-bank")
 def parallel_word_number_bank() -> Value:
     """position of 'bank'."""
-    return scratch.word_position(examples.BANK_LOAN_SENTENCE.split(), "bank")
+    return recurrence.word_position(examples.BANK_LOAN_SENTENCE.split(), "bank")
 
 
 @check("parallel-word-number-it")
 def parallel_word_number_it() -> Value:
     """position of 'it'."""
-    return scratch.word_position(examples.BANK_LOAN_SENTENCE.split(), "it")
+    return recurrence.word_position(examples.BANK_LOAN_SENTENCE.split(), "it")
 
 
 @check("parallel-rnn-steps-to-it")
 def parallel_rnn_steps_to_it() -> Value:
     """sequential RNN steps until the state of 'it' (hidden_state_7, 'ALL 7 words')."""
-    return scratch.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").rnn_steps_to_target
+    return recurrence.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").rnn_steps_to_target
 
 
 @check("parallel-intermediate-states")
 def parallel_intermediate_states() -> Value:
     """intermediate mixing steps (hidden states 3→4→5→6) between 'bank' and 'it'."""
-    return len(scratch.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").rnn_intermediate_states)
+    return len(recurrence.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").rnn_intermediate_states)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attnlib import cost, scratch
+from attnlib import cost, recurrence
 
 from ..evidence import Finding
 from ._registry import Value, check
@@ -13,7 +13,7 @@ def at_scale_ideal_for_long_sequences() -> Value:
     """Claim: parallel computation makes self-attention highly scalable and ideal for long sequences."""
     ratio_bytes = {n: cost.score_matrix_bytes(1, 1, 2 * n) / cost.score_matrix_bytes(1, 1, n) for n in (128, 1024, 8192)}
     ratio_flops = {n: cost.attention_flops(1, 1, 2 * n, 2 * n, 64) / cost.attention_flops(1, 1, n, n, 64) for n in (128, 1024, 8192)}
-    steps = scratch.path_counts([f"w{i}" for i in range(1, 101)], "w1", "w100").attention_steps_total
+    steps = recurrence.path_counts([f"w{i}" for i in range(1, 101)], "w1", "w100").attention_steps_total
     return Finding(
         holds=steps == 1,
         edge="long sequences: the score matrix's memory and the arithmetic grow with n², so doubling n multiplies them by four",
