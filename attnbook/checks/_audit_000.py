@@ -16,19 +16,16 @@ from ._registry import Value, check
 @check("doc000-dims")
 def doc000_dims() -> Value:
     """tokens, input width and projected width of the journey example."""
-    return (lambda m, x: [x.shape[0], x.shape[1], (x @ m.W_query).shape[1], *m.W_query.shape])(
-        examples.journey_self_attention(), examples.JOURNEY_INPUTS
-    )
+    m, x = (examples.journey_self_attention(), examples.JOURNEY_INPUTS)
+    return [x.shape[0], x.shape[1], (x @ m.W_query).shape[1], *m.W_query.shape]
 
 
 @check("doc000-shapes")
 def doc000_shapes() -> Value:
     """shapes of queries, keys, scores and weights."""
-    return (
-        lambda m, x: (
-            lambda q, k: [*q.shape, *k.shape, *(q @ k.T).shape, *m(x, return_weights=True)[1].shape]
-        )(x @ m.W_query, x @ m.W_key)
-    )(examples.journey_self_attention(), examples.JOURNEY_INPUTS)
+    m, x = (examples.journey_self_attention(), examples.JOURNEY_INPUTS)
+    q, k = (x @ m.W_query, x @ m.W_key)
+    return [*q.shape, *k.shape, *(q @ k.T).shape, *m(x, return_weights=True)[1].shape]
 
 
 @check("doc000-dk")
@@ -40,29 +37,26 @@ def doc000_dk() -> Value:
 @check("doc000-rows-are-distributions")
 def doc000_rows_are_distributions() -> Value:
     """claim: every row of the weights lies between 0 and 1 and sums to 1."""
-    return (lambda w: bool(((w >= 0) & (w <= 1)).all() and torch.allclose(w.sum(-1), torch.ones(6))))(
-        examples.journey_self_attention()(examples.JOURNEY_INPUTS, return_weights=True)[1].detach()
-    )
+    w = examples.journey_self_attention()(examples.JOURNEY_INPUTS, return_weights=True)[1].detach()
+    return bool(((w >= 0) & (w <= 1)).all() and torch.allclose(w.sum(-1), torch.ones(6)))
 
 
 @check("doc000-journey-percent")
 def doc000_journey_percent() -> Value:
     """Share of attention 'journey' pays to 'Your' and to itself, in percent."""
     weights = examples.journey_self_attention()(examples.JOURNEY_INPUTS, return_weights=True)[1].detach()
-    return Numeric(exact=100 * weights[1, :2], route=Route(("journey-weights",), lambda w: 100 * w[:2],
-                                                           "the printed weights 0.15 and 0.22"))
+    return Numeric(
+        exact=100 * weights[1, :2],
+        route=Route(("journey-weights",), lambda w: 100 * w[:2], "the printed weights 0.15 and 0.22"),
+    )
 
 
 @check("doc000-context-is-weighted-sum")
 def doc000_context_is_weighted_sum() -> Value:
     """claim: the context vector of 'journey' is the weighted sum of all six value vect."""
-    return (
-        lambda m, x: (
-            lambda out, w: bool(
-                torch.allclose(out[1], sum(w[1, j] * (x @ m.W_value)[j] for j in range(6)), atol=1e-6)
-            )
-        )(*m(x, return_weights=True))
-    )(examples.journey_self_attention(), examples.JOURNEY_INPUTS)
+    m, x = (examples.journey_self_attention(), examples.JOURNEY_INPUTS)
+    out, w = m(x, return_weights=True)
+    return bool(torch.allclose(out[1], sum(w[1, j] * (x @ m.W_value)[j] for j in range(6)), atol=1e-06))
 
 
 @check("doc000-peaky")
@@ -74,13 +68,9 @@ def doc000_peaky() -> Value:
 @check("doc000-scaling-softer")
 def doc000_scaling_softer() -> Value:
     """claim: dividing by √d_k gives a softer, more distributed attention (mean largest."""
-    return (
-        lambda sc: (
-            lambda raw, scaled: bool(
-                scaled["max_weight"] < raw["max_weight"] and scaled["entropy"] > raw["entropy"]
-            )
-        )(scaling.saturation(sc), scaling.saturation(sc / math.sqrt(1024)))
-    )(scaling.random_scores(1024, 8, trials=500, seed=0))
+    sc = scaling.random_scores(1024, 8, trials=500, seed=0)
+    raw, scaled = (scaling.saturation(sc), scaling.saturation(sc / math.sqrt(1024)))
+    return bool(scaled["max_weight"] < raw["max_weight"] and scaled["entropy"] > raw["entropy"])
 
 
 @check("doc000-scaled-variance-near-1")
@@ -97,23 +87,16 @@ def doc000_scaled_variance_near_1() -> Value:
 @check("doc000-linear-init")
 def doc000_linear_init() -> Value:
     """claim: nn.Linear gives a more stable initialization than torch.rand (spread of t."""
-    return (
-        lambda g: (
-            lambda x: (lambda s_rand, s_linear: bool(s_linear < 1 < 100 < s_rand))(
-                *[
-                    float(((x @ wq) @ (x @ wk).transpose(-2, -1) / 8).std())
-                    for wq, wk in [
-                        (torch.rand(512, 64, generator=g), torch.rand(512, 64, generator=g)),
-                        (
-                            torch.nn.init.kaiming_uniform_(
-                                torch.empty(64, 512), a=math.sqrt(5), generator=g
-                            ).T,
-                            torch.nn.init.kaiming_uniform_(
-                                torch.empty(64, 512), a=math.sqrt(5), generator=g
-                            ).T,
-                        ),
-                    ]
-                ]
-            )
-        )(torch.randn(2, 10, 512, generator=g))
-    )(torch.Generator().manual_seed(42))
+    g = torch.Generator().manual_seed(42)
+    x = torch.randn(2, 10, 512, generator=g)
+    s_rand, s_linear = [
+        float((x @ wq @ (x @ wk).transpose(-2, -1) / 8).std())
+        for wq, wk in [
+            (torch.rand(512, 64, generator=g), torch.rand(512, 64, generator=g)),
+            (
+                torch.nn.init.kaiming_uniform_(torch.empty(64, 512), a=math.sqrt(5), generator=g).T,
+                torch.nn.init.kaiming_uniform_(torch.empty(64, 512), a=math.sqrt(5), generator=g).T,
+            ),
+        ]
+    ]
+    return bool(s_linear < 1 < 100 < s_rand)

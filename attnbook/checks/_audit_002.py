@@ -33,9 +33,8 @@ def doc002_k_transposed() -> Value:
 @check("doc002-dot-terms")
 def doc002_dot_terms() -> Value:
     """the three products and the sum of each score of 'I' = [0.1, 0.2, 0.3] with I, am."""
-    return (lambda e: [[*(e[0] * e[j]).tolist(), float(e[0] @ e[j])] for j in range(3)])(
-        examples.HAPPY_EMBEDDINGS.double()
-    )
+    e = examples.HAPPY_EMBEDDINGS.double()
+    return [[*(e[0] * e[j]).tolist(), float(e[0] @ e[j])] for j in range(3)]
 
 
 @check("doc002-dk-3")
@@ -47,13 +46,9 @@ def doc002_dk_3() -> Value:
 @check("doc002-weights-are-probabilities")
 def doc002_weights_are_probabilities() -> Value:
     """claim: softmax turns each row of scores into weights in [0, 1] that sum to 1."""
-    return (
-        lambda e: (
-            lambda w: bool(
-                ((w >= 0) & (w <= 1)).all() and torch.allclose(w.sum(-1), torch.ones(3, dtype=w.dtype))
-            )
-        )(attnlib.scaled_dot_product_attention(e, e, e)[1])
-    )(examples.HAPPY_EMBEDDINGS.double())
+    e = examples.HAPPY_EMBEDDINGS.double()
+    w = attnlib.scaled_dot_product_attention(e, e, e)[1]
+    return bool(((w >= 0) & (w <= 1)).all() and torch.allclose(w.sum(-1), torch.ones(3, dtype=w.dtype)))
 
 
 def _terms(weights: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -68,19 +63,27 @@ def _exact_terms(row: int) -> torch.Tensor:
 @check("doc002-context-terms-i")
 def doc002_context_terms_i() -> Value:
     """The three terms weight × value of 'I'."""
-    return Numeric(exact=_exact_terms(0), route=Route(("happy-weights-i-correct", "doc002-embeddings"), _terms,
-                                                      "the weights rounded to two decimals"))
+    return Numeric(
+        exact=_exact_terms(0),
+        route=Route(
+            ("happy-weights-i-correct", "doc002-embeddings"), _terms, "the weights rounded to two decimals"
+        ),
+    )
 
 
 @check("doc002-context-terms-am")
 def doc002_context_terms_am() -> Value:
     """The three terms weight × value of 'am'."""
-    return Numeric(exact=_exact_terms(1), route=Route(("happy-weights-am", "doc002-embeddings"), _terms,
-                                                      "the printed weights of 'am'"))
+    return Numeric(
+        exact=_exact_terms(1),
+        route=Route(("happy-weights-am", "doc002-embeddings"), _terms, "the printed weights of 'am'"),
+    )
 
 
 @check("doc002-context-terms-happy")
 def doc002_context_terms_happy() -> Value:
     """The three terms weight × value of 'happy'."""
-    return Numeric(exact=_exact_terms(2), route=Route(("happy-weights-happy", "doc002-embeddings"), _terms,
-                                                      "the printed weights of 'happy'"))
+    return Numeric(
+        exact=_exact_terms(2),
+        route=Route(("happy-weights-happy", "doc002-embeddings"), _terms, "the printed weights of 'happy'"),
+    )

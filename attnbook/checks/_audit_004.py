@@ -16,22 +16,22 @@ from ._registry import Value, check
 @check("doc004-static-bank")
 def doc004_static_bank() -> Value:
     """claim: a static lookup gives 'bank' the same vector in both sentences; attention."""
-    return (
-        lambda es: bool(
-            torch.equal(es[0][1], es[1][1])
-            and not torch.allclose(
-                *[attnlib.scaled_dot_product_attention(e, e, e, scale=1.0)[0][1] for e in es]
-            )
+    es = [torch.stack([examples.BANK_EMBEDDINGS[w] for w in s]) for s in examples.BANK_SENTENCES]
+    return bool(
+        torch.equal(es[0][1], es[1][1])
+        and (
+            not torch.allclose(*[attnlib.scaled_dot_product_attention(e, e, e, scale=1.0)[0][1] for e in es])
         )
-    )([torch.stack([examples.BANK_EMBEDDINGS[w] for w in s]) for s in examples.BANK_SENTENCES])
+    )
 
 
 @check("doc004-bank-output-shares")
 def doc004_bank_output_shares() -> Value:
     """Shares of V[river] and V[of] in the output for 'bank' (made up)."""
     shares = [round(100 * examples.BANK_OF_RIVER_WEIGHTS_PRINTED[w]) for w in ("river", "of")]
-    return MadeUp(confirmed=shares == [50, 30], shown={"the printed weights of river and of, in percent": shares})
-
+    return MadeUp(
+        confirmed=shares == [50, 30], shown={"the printed weights of river and of, in percent": shares}
+    )
 
 
 @check("doc004-brl-embeddings")
@@ -43,11 +43,9 @@ def doc004_brl_embeddings() -> Value:
 @check("doc004-brl-shapes")
 def doc004_brl_shapes() -> Value:
     """shape of the embeddings and of Q, K and V (the check returns it only if all four."""
-    return (
-        lambda e, g: (lambda s: list(s[0]) if len(set(s)) == 1 else None)(
-            [tuple(e.shape)] + [tuple((e @ (torch.randn(4, 4, generator=g) * 0.5)).shape) for _ in range(3)]
-        )
-    )(examples.BRL_EMBEDDINGS, torch.Generator().manual_seed(examples.BRL_SEED))
+    e, g = (examples.BRL_EMBEDDINGS, torch.Generator().manual_seed(examples.BRL_SEED))
+    s = [tuple(e.shape)] + [tuple((e @ (torch.randn(4, 4, generator=g) * 0.5)).shape) for _ in range(3)]
+    return list(s[0]) if len(set(s)) == 1 else None
 
 
 @check("doc004-magnitude-inputs")
@@ -65,14 +63,13 @@ def doc004_magnitude_scores() -> Value:
 @check("doc004-misaligned-beats-aligned")
 def doc004_misaligned_beats_aligned() -> Value:
     """claim: the misaligned K3 scores higher than the aligned K1 although its cosine i."""
-    return (
-        lambda q, k1, k3: bool(
-            q @ k3 > q @ k1 and torch.cosine_similarity(q, k3, dim=0) < torch.cosine_similarity(q, k1, dim=0)
-        )
-    )(
+    q, k1, k3 = (
         examples.MAGNITUDE_QUERY,
         examples.MAGNITUDE_KEYS["K1 (short, aligned)"],
         examples.MAGNITUDE_KEYS["K3 (misaligned)"],
+    )
+    return bool(
+        q @ k3 > q @ k1 and torch.cosine_similarity(q, k3, dim=0) < torch.cosine_similarity(q, k1, dim=0)
     )
 
 
@@ -89,42 +86,39 @@ def doc004_scaling_inputs() -> Value:
 @check("doc004-scaling-dk")
 def doc004_scaling_dk() -> Value:
     """d_k of the 2-d example and √d_k."""
-    return (lambda d: [d, d, math.sqrt(d)])(examples.MAGNITUDE_QUERY.shape[-1])
+    d = examples.MAGNITUDE_QUERY.shape[-1]
+    return [d, d, math.sqrt(d)]
 
 
 @check("doc004-scaling-printout")
 def doc004_scaling_printout() -> Value:
     """aligned score, misaligned score and their ratio, without and with scaling by √2."""
-    return (lambda a, m, s: [a, m, a / m, a / s, m / s, (a / s) / (m / s)])(
+    a, m, s = (
         float(examples.MAGNITUDE_QUERY @ examples.ALIGNED_KEY),
         float(examples.MAGNITUDE_QUERY @ examples.MISALIGNED_KEY),
         math.sqrt(2),
     )
+    return [a, m, a / m, a / s, m / s, a / s / (m / s)]
 
 
 @check("doc004-ratio-stays")
 def doc004_ratio_stays() -> Value:
     """claim: dividing both scores by √d_k leaves their ratio unchanged."""
-    return (
-        lambda a, m: (
-            math.isclose(a / m, (a / math.sqrt(2)) / (m / math.sqrt(2)), rel_tol=1e-12)
-            and a / math.sqrt(2) < a
-        )
-    )(
+    a, m = (
         float(examples.MAGNITUDE_QUERY @ examples.ALIGNED_KEY),
         float(examples.MAGNITUDE_QUERY @ examples.MISALIGNED_KEY),
     )
+    return math.isclose(a / m, a / math.sqrt(2) / (m / math.sqrt(2)), rel_tol=1e-12) and a / math.sqrt(2) < a
 
 
 @check("doc004-softmax-sums-to-one")
 def doc004_softmax_sums_to_one() -> Value:
     """claim: softmax turns the scores into probabilities that sum to 1.0."""
-    return (
-        lambda s: bool(
-            torch.allclose(attnlib.softmax(s / math.sqrt(2)).sum(), torch.tensor(1.0))
-            and (attnlib.softmax(s) > 0).all()
-        )
-    )(torch.stack(list(examples.MAGNITUDE_KEYS.values())) @ examples.MAGNITUDE_QUERY)
+    s = torch.stack(list(examples.MAGNITUDE_KEYS.values())) @ examples.MAGNITUDE_QUERY
+    return bool(
+        torch.allclose(attnlib.softmax(s / math.sqrt(2)).sum(), torch.tensor(1.0))
+        and (attnlib.softmax(s) > 0).all()
+    )
 
 
 @check("doc004-real-dims")
@@ -136,51 +130,29 @@ def doc004_real_dims() -> Value:
 @check("doc004-walkthrough-shapes")
 def doc004_walkthrough_shapes() -> Value:
     """batch size, sequence length, d_model, d_k and the shapes of embeddings, Q/K/V, w."""
-    return (
-        lambda s, g: (
-            lambda x: (
-                lambda q, k, v: (
-                    lambda o, w: [
-                        s["batch_size"],
-                        s["seq_len"],
-                        s["d_model"],
-                        s["d_k"],
-                        *x.shape,
-                        *q.shape,
-                        *w.shape,
-                        *o.shape,
-                    ]
-                )(*attnlib.ScaledDotProductAttention()(q, k, v))
-            )(*[x @ torch.randn(s["d_model"], s["d_k"], generator=g) for _ in range(3)])
-        )(torch.randn(s["batch_size"], s["seq_len"], s["d_model"], generator=g))
-    )(examples.WALKTHROUGH_SIZES, torch.Generator().manual_seed(0))
+    s, g = (examples.WALKTHROUGH_SIZES, torch.Generator().manual_seed(0))
+    x = torch.randn(s["batch_size"], s["seq_len"], s["d_model"], generator=g)
+    q, k, v = [x @ torch.randn(s["d_model"], s["d_k"], generator=g) for _ in range(3)]
+    o, w = attnlib.ScaledDotProductAttention()(q, k, v)
+    return [s["batch_size"], s["seq_len"], s["d_model"], s["d_k"], *x.shape, *q.shape, *w.shape, *o.shape]
 
 
 @check("doc004-walkthrough-probabilities")
 def doc004_walkthrough_probabilities() -> Value:
     """claim: the weights are probabilities, 0.0 to 1.0, and each query's weights sum t."""
-    return (
-        lambda s, g: (
-            lambda x: (
-                lambda w: bool(((w >= 0) & (w <= 1)).all() and torch.allclose(w.sum(-1), torch.ones(2, 10)))
-            )(
-                attnlib.ScaledDotProductAttention()(
-                    *[
-                        x @ (torch.randn(s["d_model"], s["d_k"], generator=g) / math.sqrt(s["d_model"]))
-                        for _ in range(3)
-                    ]
-                )[1]
-            )
-        )(torch.randn(s["batch_size"], s["seq_len"], s["d_model"], generator=g))
-    )(examples.WALKTHROUGH_SIZES, torch.Generator().manual_seed(0))
+    s, g = (examples.WALKTHROUGH_SIZES, torch.Generator().manual_seed(0))
+    x = torch.randn(s["batch_size"], s["seq_len"], s["d_model"], generator=g)
+    w = attnlib.ScaledDotProductAttention()(
+        *[x @ (torch.randn(s["d_model"], s["d_k"], generator=g) / math.sqrt(s["d_model"])) for _ in range(3)]
+    )[1]
+    return bool(((w >= 0) & (w <= 1)).all() and torch.allclose(w.sum(-1), torch.ones(2, 10)))
 
 
 @check("doc004-dk-64")
 def doc004_dk_64() -> Value:
     """d_k = d_model / num_heads for 8 heads of width 512."""
-    return (lambda s: [s["d_model"], s["num_heads"], s["d_model"] // s["num_heads"]])(
-        examples.PUBLISHED_SIZES["Transformer base (2017)"]
-    )
+    s = examples.PUBLISHED_SIZES["Transformer base (2017)"]
+    return [s["d_model"], s["num_heads"], s["d_model"] // s["num_heads"]]
 
 
 @check("doc004-it-inputs")
@@ -220,11 +192,8 @@ def doc004_attention_one_step() -> Value:
 @check("doc004-long-range")
 def doc004_long_range() -> Value:
     """claim: one attention layer links word 100 to word 1 in one step, as it links nei."""
-    return (
-        lambda far, near: (
-            far.attention_path_length == near.attention_path_length == 1 and far.rnn_path_length == 99
-        )
-    )(
+    far, near = (
         recurrence.path_counts([f"w{i}" for i in range(1, 101)], "w1", "w100"),
         recurrence.path_counts(["a", "b"], "a", "b"),
     )
+    return far.attention_path_length == near.attention_path_length == 1 and far.rnn_path_length == 99

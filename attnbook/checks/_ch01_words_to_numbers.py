@@ -18,10 +18,13 @@ def tfidf_captures_meaning() -> Value:
     return Finding(
         holds=tasty > banana,
         edge="any two different words have cosine similarity 0, so TF-IDF puts cat no closer to dog than to banana",
-        shown={"TF-IDF of 'banana' in 'banana is tasty'": banana, "TF-IDF of 'tasty' there": tasty,
-               "cat·dog": float(words[0] @ words[1]), "cat·banana": float(words[0] @ words[2])},
+        shown={
+            "TF-IDF of 'banana' in 'banana is tasty'": banana,
+            "TF-IDF of 'tasty' there": tasty,
+            "cat·dog": float(words[0] @ words[1]),
+            "cat·banana": float(words[0] @ words[2]),
+        },
     )
-
 
 
 @check("bow-counts")

@@ -12,9 +12,8 @@ from ._registry import Value, check
 @check("journey-scores")
 def journey_scores() -> Value:
     """unscaled scores q_journey · k_j for the six tokens."""
-    return (lambda m, x: (x @ m.W_query)[1] @ (x @ m.W_key).T)(
-        examples.journey_self_attention(), examples.JOURNEY_INPUTS
-    )
+    m, x = (examples.journey_self_attention(), examples.JOURNEY_INPUTS)
+    return (x @ m.W_query)[1] @ (x @ m.W_key).T
 
 
 @check("journey-weights")
@@ -26,6 +25,5 @@ def journey_weights() -> Value:
 @check("brl-queries")
 def brl_queries() -> Value:
     """Q = E @ W_Q for 'bank', 'river', 'loan' after torch.manual_seed(42), W = torch.r."""
-    return (lambda g: examples.BRL_EMBEDDINGS @ (torch.randn(4, 4, generator=g) * 0.5))(
-        torch.Generator().manual_seed(examples.BRL_SEED)
-    )
+    g = torch.Generator().manual_seed(examples.BRL_SEED)
+    return examples.BRL_EMBEDDINGS @ (torch.randn(4, 4, generator=g) * 0.5)

@@ -20,6 +20,8 @@ def magnitude_focus_on_alignment() -> Value:
     names = list(examples.MAGNITUDE_KEYS)
     return Finding(
         holds=not torch.equal(torch.argsort(scores), torch.argsort(scaled)),
-        shown={"key order by score, unscaled": [names[i] for i in torch.argsort(scores, descending=True)],
-               "key order by score, divided by √2": [names[i] for i in torch.argsort(scaled, descending=True)]},
+        shown={
+            "key order by score, unscaled": [names[i] for i in torch.argsort(scores, descending=True)],
+            "key order by score, divided by √2": [names[i] for i in torch.argsort(scaled, descending=True)],
+        },
     )

@@ -18,8 +18,11 @@ def _unseeded(document: float, expected: float, variance: float) -> MadeUp:
     se = scaling.sample_variance_se(variance, 1000, scaling.dot_excess_kurtosis(100))
     return MadeUp(
         confirmed=abs(document - expected) < 2 * se,
-        shown={"expected value": expected, "standard error for 1000 pairs": se,
-               "distance of the document's value, in standard errors": abs(document - expected) / se},
+        shown={
+            "expected value": expected,
+            "standard error for 1000 pairs": se,
+            "distance of the document's value, in standard errors": abs(document - expected) / se,
+        },
     )
 
 
@@ -29,25 +32,33 @@ def scaling_variance_dim100_before() -> Value:
     return _unseeded(107.4, scaling.expected_dot_variance(100), 100)
 
 
-
 @check("scaling-variance-dim100-after")
 def scaling_variance_dim100_after() -> Value:
     """Variance of random dot products at dimension 100, after dividing by √100 (one unseeded run)."""
     return _unseeded(1.074, scaling.expected_dot_variance(100) / 100, 1.0)
 
 
-
 @check("scaling-exploding-gradients")
 def scaling_exploding_gradients() -> Value:
     """Claim: the 1/√d_k factor prevents exploding gradients."""
     jacobian_max = max(
-        float(np.linalg.norm(scaling.softmax_jacobian(attnlib.softmax(scaling.random_scores(d, 8, trials=200, seed=0) / t)),
-                             ord=2, axis=(-2, -1)).max())
-        for d in (4, 64, 1024, 4096) for t in (1.0, math.sqrt(d))
+        float(
+            np.linalg.norm(
+                scaling.softmax_jacobian(
+                    attnlib.softmax(scaling.random_scores(d, 8, trials=200, seed=0) / t)
+                ),
+                ord=2,
+                axis=(-2, -1),
+            ).max()
+        )
+        for d in (4, 64, 1024, 4096)
+        for t in (1.0, math.sqrt(d))
     )
     grad = {d: query_gradient_norms(d) for d in (4, 64, 1024)}
     return Finding(
-        holds=grad[64][0] > 1.5 * grad[4][0] and grad[1024][0] > 1.5 * grad[4][0] and grad[1024][1] < 1.2 * grad[4][1],
+        holds=grad[64][0] > 1.5 * grad[4][0]
+        and grad[1024][0] > 1.5 * grad[4][0]
+        and grad[1024][1] < 1.2 * grad[4][1],
         edge="the softmax itself never explodes: its Jacobian's spectral norm stays at most 1/2 at every d_k, "
         "scaled or not, and the unscaled gradient grows slowly, far below √d_k",
         shown={
@@ -73,7 +84,6 @@ def query_gradient_norms(d_k: int, n_keys: int = 8, trials: int = 2000, seed: in
         (weights * upstream).sum().backward()
         norms.append(float(query.grad.norm(dim=-1).mean()))
     return norms[0], norms[1]
-
 
 
 @check("scaling-variance-grows-like-d")

@@ -43,8 +43,11 @@ def happy_divisor_1_73() -> Value:
     """Scaled scores of 'am' on am and happy, written as 0.77/1.73 and 1.22/1.73."""
     return Numeric(
         exact=_scores()[1, 1:] / math.sqrt(3),
-        route=Route(("happy-scores-correct", "happy-sqrt3-correct"), lambda s, r: s[[4, 5]] / r[0],
-                    "the divisor written as 1.73"),
+        route=Route(
+            ("happy-scores-correct", "happy-sqrt3-correct"),
+            lambda s, r: s[[4, 5]] / r[0],
+            "the divisor written as 1.73",
+        ),
     )
 
 
@@ -53,8 +56,11 @@ def happy_row1_exp() -> Value:
     """exp of the first row of scaled scores."""
     return Numeric(
         exact=torch.exp(_scores() / math.sqrt(3))[0],
-        route=Route(("happy-scaled-correct",), lambda s: np.exp(s[:3]),
-                    "the logits rounded to two decimals (0.08, 0.18, 0.29)"),
+        route=Route(
+            ("happy-scaled-correct",),
+            lambda s: np.exp(s[:3]),
+            "the logits rounded to two decimals (0.08, 0.18, 0.29)",
+        ),
     )
 
 
@@ -70,15 +76,23 @@ def happy_row1_exp_sum() -> Value:
 @check("happy-weights-am")
 def happy_weights_am() -> Value:
     """Attention weights of 'am'."""
-    return Numeric(exact=_weights()[1], route=Route(("happy-scaled-correct",), lambda s: _softmax(s[3:6]),
-                                                   "softmax of the printed logits of 'am'"))
+    return Numeric(
+        exact=_weights()[1],
+        route=Route(
+            ("happy-scaled-correct",), lambda s: _softmax(s[3:6]), "softmax of the printed logits of 'am'"
+        ),
+    )
 
 
 @check("happy-weights-happy")
 def happy_weights_happy() -> Value:
     """Attention weights of 'happy'."""
-    return Numeric(exact=_weights()[2], route=Route(("happy-scaled-correct",), lambda s: _softmax(s[6:9]),
-                                                   "softmax of the printed logits of 'happy'"))
+    return Numeric(
+        exact=_weights()[2],
+        route=Route(
+            ("happy-scaled-correct",), lambda s: _softmax(s[6:9]), "softmax of the printed logits of 'happy'"
+        ),
+    )
 
 
 def _sum_of_terms(terms: np.ndarray) -> np.ndarray:
@@ -88,22 +102,28 @@ def _sum_of_terms(terms: np.ndarray) -> np.ndarray:
 @check("happy-context-i")
 def happy_context_i() -> Value:
     """Context vector of 'I'."""
-    return Numeric(exact=_context()[0], route=Route(("doc002-context-terms-i",), _sum_of_terms,
-                                                    "the sum of the printed terms"))
+    return Numeric(
+        exact=_context()[0],
+        route=Route(("doc002-context-terms-i",), _sum_of_terms, "the sum of the printed terms"),
+    )
 
 
 @check("happy-context-am")
 def happy_context_am() -> Value:
     """Context vector of 'am'."""
-    return Numeric(exact=_context()[1], route=Route(("doc002-context-terms-am",), _sum_of_terms,
-                                                    "the sum of the printed terms"))
+    return Numeric(
+        exact=_context()[1],
+        route=Route(("doc002-context-terms-am",), _sum_of_terms, "the sum of the printed terms"),
+    )
 
 
 @check("happy-context-happy")
 def happy_context_happy() -> Value:
     """Context vector of 'happy'."""
-    return Numeric(exact=_context()[2], route=Route(("doc002-context-terms-happy",), _sum_of_terms,
-                                                    "the sum of the printed terms"))
+    return Numeric(
+        exact=_context()[2],
+        route=Route(("doc002-context-terms-happy",), _sum_of_terms, "the sum of the printed terms"),
+    )
 
 
 @check("happy-scores-correct")

@@ -21,22 +21,32 @@ def _logits() -> torch.Tensor:
 @check("it-hand-logits")
 def it_hand_logits() -> Value:
     """Scaled scores (logits) of animal, street, because."""
-    return Numeric(exact=_logits(), route=Route(("it-appendix-scores-correct", "it-hand-sqrt2-correct"),
-                                                lambda s, r: s / r[0], "the divisor √2 rounded to 1.41"))
+    return Numeric(
+        exact=_logits(),
+        route=Route(
+            ("it-appendix-scores-correct", "it-hand-sqrt2-correct"),
+            lambda s, r: s / r[0],
+            "the divisor √2 rounded to 1.41",
+        ),
+    )
 
 
 @check("it-hand-exp-animal")
 def it_hand_exp_animal() -> Value:
     """exp of the logit of animal."""
-    return Numeric(exact=torch.exp(_logits())[0], route=Route(("it-hand-logits",), lambda x: np.exp(x[0]),
-                                                             "the logit 7.09 of the 1.41 route"))
+    return Numeric(
+        exact=torch.exp(_logits())[0],
+        route=Route(("it-hand-logits",), lambda x: np.exp(x[0]), "the logit 7.09 of the 1.41 route"),
+    )
 
 
 @check("it-hand-exp-street")
 def it_hand_exp_street() -> Value:
     """exp of the logit of street."""
-    return Numeric(exact=torch.exp(_logits())[1], route=Route(("it-hand-logits",), lambda x: np.exp(x[1]),
-                                                             "the logit 4.96 of the 1.41 route"))
+    return Numeric(
+        exact=torch.exp(_logits())[1],
+        route=Route(("it-hand-logits",), lambda x: np.exp(x[1]), "the logit 4.96 of the 1.41 route"),
+    )
 
 
 @check("it-hand-exp-sum")
@@ -44,8 +54,11 @@ def it_hand_exp_sum() -> Value:
     """Sum of the three exponentials (softmax denominator)."""
     return Numeric(
         exact=torch.exp(_logits()).sum(),
-        route=Route(("it-hand-exp-animal", "it-hand-exp-street", "it-hand-exp-because-correct"),
-                    lambda a, b, c: a[0] + b[0] + c[0], "the sum of the printed exponentials"),
+        route=Route(
+            ("it-hand-exp-animal", "it-hand-exp-street", "it-hand-exp-because-correct"),
+            lambda a, b, c: a[0] + b[0] + c[0],
+            "the sum of the printed exponentials",
+        ),
     )
 
 
@@ -55,9 +68,14 @@ def it_hand_term_because() -> Value:
     weights = attnlib.scaled_dot_product_attention(
         examples.IT_QUERY.double()[None], examples.IT_KEYS.double(), examples.IT_VALUES.double()
     )[1]  # (1, 3)
-    return Numeric(exact=weights[0, 2] * examples.IT_VALUES.double()[2],
-                   route=Route(("it-code-weights-correct", "doc004-it-inputs"), lambda w, inputs: w[2] * inputs[-2:],
-                               "the weight rounded to 0.03"))
+    return Numeric(
+        exact=weights[0, 2] * examples.IT_VALUES.double()[2],
+        route=Route(
+            ("it-code-weights-correct", "doc004-it-inputs"),
+            lambda w, inputs: w[2] * inputs[-2:],
+            "the weight rounded to 0.03",
+        ),
+    )
 
 
 @check("it-code-scores-correct")

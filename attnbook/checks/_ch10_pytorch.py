@@ -22,11 +22,12 @@ def pytorch_fill_value_fully_masked_row() -> Value:
     return Finding(
         holds=bool((some[0, 2:] == 0).all()),
         edge="a fully masked row: every score is -1e9 and softmax gives each masked key 1/n_k",
-        shown={"weights of masked keys, row with allowed keys": some[0, 2:].tolist(),
-               "weights of a fully masked row": none_left[0].tolist(),
-               "attnlib, fully masked row (-inf)": attnlib.softmax(torch.full((1, 4), -math.inf))[0].tolist()},
+        shown={
+            "weights of masked keys, row with allowed keys": some[0, 2:].tolist(),
+            "weights of a fully masked row": none_left[0].tolist(),
+            "attnlib, fully masked row (-inf)": attnlib.softmax(torch.full((1, 4), -math.inf))[0].tolist(),
+        },
     )
-
 
 
 @check("pytorch-d-model-512-bert-gpt2")
@@ -36,6 +37,9 @@ def pytorch_d_model_512_bert_gpt2() -> Value:
     base = examples.PUBLISHED_SIZES["Transformer base (2017)"]
     return Finding(
         holds=all(v == 512 for v in sizes.values()),
-        shown={**{f"d_model of {m}": v for m, v in sizes.items()},
-               "d_model of Transformer base (2017)": base["d_model"], "heads of Transformer base (2017)": base["num_heads"]},
+        shown={
+            **{f"d_model of {m}": v for m, v in sizes.items()},
+            "d_model of Transformer base (2017)": base["d_model"],
+            "heads of Transformer base (2017)": base["num_heads"],
+        },
     )

@@ -19,10 +19,11 @@ def scratch_order_blind() -> Value:
     return Finding(
         holds=bool(np.allclose(z_permuted, z[order])),
         edge="the reason given: matrix multiplication does depend on order (a recurrent network multiplies matrices too)",
-        shown={"permuted input gives the permuted output": bool(np.allclose(z_permuted, z[order])),
-               "output unchanged by the permutation": bool(np.allclose(z_permuted, z))},
+        shown={
+            "permuted input gives the permuted output": bool(np.allclose(z_permuted, z[order])),
+            "output unchanged by the permutation": bool(np.allclose(z_permuted, z)),
+        },
     )
-
 
 
 @check("scratch-wv-change-as-evidence")
@@ -33,11 +34,15 @@ def scratch_wv_change_as_evidence() -> Value:
     return Finding(
         holds=good.losses[-1] < good.losses[0] and good.relative_change > 0,
         edge="a too-large step (lr 0.25) changes W_V more while the loss explodes",
-        shown={"relative change of W_V, lr 0.1": good.relative_change, "loss, lr 0.1: first": good.losses[0],
-               "loss, lr 0.1: last": good.losses[-1], "relative change of W_V, lr 0.25": bad.relative_change,
-               "loss, lr 0.25: first": bad.losses[0], "loss, lr 0.25: last": bad.losses[-1]},
+        shown={
+            "relative change of W_V, lr 0.1": good.relative_change,
+            "loss, lr 0.1: first": good.losses[0],
+            "loss, lr 0.1: last": good.losses[-1],
+            "relative change of W_V, lr 0.25": bad.relative_change,
+            "loss, lr 0.25: first": bad.losses[0],
+            "loss, lr 0.25: last": bad.losses[-1],
+        },
     )
-
 
 
 @check("scratch-attention-weights-untrained")
@@ -48,17 +53,15 @@ def scratch_attention_weights_untrained() -> Value:
     return Finding(holds=change > 0, shown={"largest change of any attention weight after training": change})
 
 
-
 @check("scratch-chain-exact")
 def scratch_chain_exact() -> Value:
     """claim: the three-link chain dL/dz0 → dL/dV → dL/dW_V is an accurate gradient."""
-    return (
-        lambda d: bool(
-            np.allclose(
-                scratch.manual_grad_w_v(d.x, d.w_q, d.w_k, d.w_v, d.predictor, d.target)[1].grad_w_v,
-                scratch.autograd_grad_w_v(d.x, d.w_q, d.w_k, d.w_v, d.predictor, d.target),
-                rtol=1e-10,
-                atol=1e-12,
-            )
+    d = scratch.build_demo(examples.ORDER_SENTENCES)
+    return bool(
+        np.allclose(
+            scratch.manual_grad_w_v(d.x, d.w_q, d.w_k, d.w_v, d.predictor, d.target)[1].grad_w_v,
+            scratch.autograd_grad_w_v(d.x, d.w_q, d.w_k, d.w_v, d.predictor, d.target),
+            rtol=1e-10,
+            atol=1e-12,
         )
-    )(scratch.build_demo(examples.ORDER_SENTENCES))
+    )

@@ -16,19 +16,24 @@ def parallel_rnn_total_steps() -> Value:
     return Finding(
         holds=counts.rnn_steps_to_target == 7 and counts.attention_steps_total == 1,
         edge="the RNN total counts the steps up to 'it'; reading the whole sentence takes one step per word, "
-             "while attention's single step covers every word",
-        shown={"RNN steps up to 'it'": counts.rnn_steps_to_target, "RNN steps for the whole sentence": counts.rnn_steps_total,
-               "words in the sentence": len(words), "attention steps for the whole sentence": counts.attention_steps_total},
+        "while attention's single step covers every word",
+        shown={
+            "RNN steps up to 'it'": counts.rnn_steps_to_target,
+            "RNN steps for the whole sentence": counts.rnn_steps_total,
+            "words in the sentence": len(words),
+            "attention steps for the whole sentence": counts.attention_steps_total,
+        },
     )
-
 
 
 @check("parallel-it-scores-illustrative")
 def parallel_it_scores_illustrative() -> Value:
     """Attention of 'it' to The, bank, approved, the, loan (made up)."""
     total = sum(examples.BANK_LOAN_IT_SCORES.values())
-    return MadeUp(confirmed=total > 1, shown={"sum of the five printed values (softmax weights sum to 1 over all nine)": total})
-
+    return MadeUp(
+        confirmed=total > 1,
+        shown={"sum of the five printed values (softmax weights sum to 1 over all nine)": total},
+    )
 
 
 @check("parallel-word-number-the")
@@ -58,4 +63,6 @@ def parallel_rnn_steps_to_it() -> Value:
 @check("parallel-intermediate-states")
 def parallel_intermediate_states() -> Value:
     """intermediate mixing steps (hidden states 3→4→5→6) between 'bank' and 'it'."""
-    return len(recurrence.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").rnn_intermediate_states)
+    return len(
+        recurrence.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").rnn_intermediate_states
+    )
