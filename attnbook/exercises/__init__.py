@@ -1,0 +1,41 @@
+"""Exercises that name the reader's mistake, in a kernel and on the static page.
+
+In a chapter: ``check("07.2", answer)`` prints *correct*, the misconception the answer shows (with
+a one-line hint and the section that explains it), or *not yet* with a hint. ``diagnose`` returns
+the same as a :class:`Verdict`. ``show("07")`` displays a chapter's exercises; on the static page
+they are answered in the page itself (``exercise.js`` runs the same rule on the data of
+:func:`export`). Each chapter's exercises are data in ``chNN.py``.
+
+Used in: the "Exercises" section of chapters 01-14, and the "Exercises" page.
+"""
+
+from __future__ import annotations
+
+from . import ch01, ch02, ch03, ch04
+from ._core import (
+    KIND_LABELS,
+    Choice,
+    Code,
+    Exercise,
+    FindError,
+    Misconception,
+    Mistake,
+    Numeric,
+    Section,
+    Verdict,
+    check,
+    diagnose,
+)
+from ._page import export, show
+
+_MODULES = (ch01, ch02, ch03, ch04)
+EXERCISES: dict[str, Exercise] = {ex.id: ex for mod in _MODULES for ex in mod.EXERCISES}
+
+
+def by_chapter(chapter: str) -> list[Exercise]:
+    """The exercises of one chapter ("07"), in order."""
+    return [ex for ex in EXERCISES.values() if ex.chapter == chapter]
+
+
+__all__ = ["EXERCISES", "KIND_LABELS", "Choice", "Code", "Exercise", "FindError", "Misconception", "Mistake",
+           "Numeric", "Section", "Verdict", "by_chapter", "check", "diagnose", "export", "show"]
