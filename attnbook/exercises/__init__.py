@@ -11,7 +11,7 @@ Used in: the "Exercises" section of chapters 01-14, and the "Exercises" page.
 
 from __future__ import annotations
 
-from . import ch01, ch02, ch03, ch04
+from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14
 from ._core import (
     KIND_LABELS,
     Choice,
@@ -26,10 +26,16 @@ from ._core import (
     check,
     diagnose,
 )
-from ._page import export, show
+from ._page import Catalogue, ExerciseSet, catalogue, export, show
 
-_MODULES = (ch01, ch02, ch03, ch04)
+_MODULES = (ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14)
 EXERCISES: dict[str, Exercise] = {ex.id: ex for mod in _MODULES for ex in mod.EXERCISES}
+
+
+# The types are documented here, where readers import them from (the API reference links to them).
+for _cls in (Catalogue, Choice, Code, Exercise, ExerciseSet, FindError, Misconception, Mistake, Numeric, Section,
+             Verdict):
+    _cls.__module__ = __name__
 
 
 def by_chapter(chapter: str) -> list[Exercise]:
@@ -37,5 +43,5 @@ def by_chapter(chapter: str) -> list[Exercise]:
     return [ex for ex in EXERCISES.values() if ex.chapter == chapter]
 
 
-__all__ = ["EXERCISES", "KIND_LABELS", "Choice", "Code", "Exercise", "FindError", "Misconception", "Mistake",
-           "Numeric", "Section", "Verdict", "by_chapter", "check", "diagnose", "export", "show"]
+__all__ = ["EXERCISES", "KIND_LABELS", "Catalogue", "Choice", "Code", "Exercise", "ExerciseSet", "FindError", "Misconception", "Mistake",
+           "Numeric", "Section", "Verdict", "by_chapter", "catalogue", "check", "diagnose", "export", "show"]

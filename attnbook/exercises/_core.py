@@ -189,10 +189,10 @@ class Exercise:
     """One exercise. ``id`` is "CC.N" (chapter, number); ``section`` is where its topic is explained."""
 
     id: str
-    kind: Kind
+    kind: str  # one of KINDS
     skill: str
     prompt: str
-    answer: Answer
+    answer: Numeric | Choice | FindError | Code
     mistakes: list[Mistake]
     hint: str
     section: Section
@@ -226,7 +226,7 @@ class Verdict:
     """What the checker says about one answer. ``title`` and ``message`` are what the page shows too."""
 
     exercise: str
-    status: Status
+    status: str  # "correct", "misconception", "not-yet" or "invalid"
     title: str
     message: str
     misconception: str | None = None
@@ -258,7 +258,7 @@ class Verdict:
 TITLES = {"correct": "Correct.", "not-yet": "Not yet.", "invalid": "Check the form of your answer."}
 
 
-def _verdict(ex: Exercise, status: Status, message: str, *, mistake: Mistake | None = None,
+def _verdict(ex: Exercise, status: str, message: str, *, mistake: Mistake | None = None,
              detail: str = "", link: Section | None = None) -> Verdict:
     if mistake is not None:
         m = mistake.misconception
@@ -341,13 +341,13 @@ def _parse_option(answer: Any, keys: Sequence[str]) -> str:
 
 def _diagnose_numeric(ex: Exercise, spec: Numeric, answer: Any, mistakes: Sequence[Mistake]) -> Verdict:
     got = parse_numbers(answer, spec.expect)
-    if got.size != spec.value.size:
-        raise AnswerError(f"Expected {spec.expect}, got {got.size} number{'s' if got.size != 1 else ''}.")
     if _matches(got, spec.value, spec.tol):
         return _verdict(ex, "correct", ex.why)
-    for m in mistakes:
+    for m in mistakes:  # a mistake may give a different number of values (a shape without the batch axis)
         if m.computed is not None and _matches(got, m.computed, spec.tol):
             return _verdict(ex, "misconception", "", mistake=m)
+    if got.size != spec.value.size:
+        raise AnswerError(f"Expected {spec.expect}, got {got.size} number{'s' if got.size != 1 else ''}.")
     return _verdict(ex, "not-yet", ex.hint, link=ex.section)
 
 

@@ -70,7 +70,8 @@ def _card(ex: Exercise) -> str:
     if isinstance(ex.answer, FindError):
         items = "".join(f"<li><strong>{escape(k)}.</strong> {escape(t)}</li>" for k, t in ex.answer.steps)
         steps = f'<ul class="attnex-steps">{items}</ul>'
-    call = f'check("{ex.id}", {"your_function" if ex.kind == "code" else "your_answer"})'
+    example = {Code: "your_function", Choice: '"a"', FindError: '("a", 1.234)'}.get(type(ex.answer), "your_answer")
+    call = f'check("{ex.id}", {example})'
     return (
         f'<section class="attnex" id="{anchor}" data-exercise="{escape(ex.id)}" aria-labelledby="{anchor}-title">'
         f'<p class="attnex-title" id="{anchor}-title"><strong>Exercise {escape(ex.id)}</strong> · '
@@ -112,3 +113,49 @@ def show(chapter: str) -> ExerciseSet:
     if not found:
         raise ValueError(f"no exercises for chapter {chapter!r}; chapters look like '07'")
     return ExerciseSet(found)
+
+
+class Catalogue:
+    """Every exercise by chapter: id (linked to the exercise in its chapter), kind, skill, and the
+    misconceptions it diagnoses. Displayed on the "Exercises" page."""
+
+    def __init__(self, exercises: list[Exercise]) -> None:
+        self.exercises = exercises
+
+    def _chapters(self) -> dict[str, list[Exercise]]:
+        out: dict[str, list[Exercise]] = {}
+        for ex in self.exercises:
+            out.setdefault(ex.chapter, []).append(ex)
+        return out
+
+    def __repr__(self) -> str:
+        lines = []
+        for ex in self.exercises:
+            names = "; ".join(m.misconception.name for m in ex.mistakes)
+            lines.append(f"{ex.id} {KIND_LABELS[ex.kind].lower()}: {ex.skill} — diagnoses: {names}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        parts = []
+        for chapter, items in self._chapters().items():
+            page = items[0].section.chapter
+            rows = "".join(
+                f'<tr><td><a href="{escape(ex.section.chapter)}.html#exercise-{ex.id.replace(".", "-")}">'
+                f"{escape(ex.id)}</a></td><td>{escape(KIND_LABELS[ex.kind])}</td><td>{escape(ex.skill)}</td>"
+                f"<td>{escape('; '.join(m.misconception.name for m in ex.mistakes))}</td></tr>"
+                for ex in items
+            )
+            parts.append(
+                f'<table class="attnex-catalogue"><caption>Chapter {escape(chapter)} '
+                f'(<a href="{escape(page)}.html#exercises">{escape(page)}</a>)</caption>'
+                "<thead><tr><th scope=\"col\">Exercise</th><th scope=\"col\">Kind</th><th scope=\"col\">Skill</th>"
+                f"<th scope=\"col\">Misconceptions it diagnoses</th></tr></thead><tbody>{rows}</tbody></table>"
+            )
+        return "".join(parts)
+
+
+def catalogue() -> Catalogue:
+    """Every exercise of the book, by chapter (the "Exercises" page)."""
+    from . import EXERCISES
+
+    return Catalogue(list(EXERCISES.values()))

@@ -77,7 +77,8 @@ E03_3 = Exercise(
     prompt="Which sizes must be equal for attention to run?",
     answer=Choice([("a", "The query and key width (d_q = d_k); the value width d_v is free."),
                    ("b", "The key and value widths (d_k = d_v)."),
-                   ("c", "The input width and the key width (d_in = d_k).")], "a"),
+                   ("c", "The input width and the key width (d_in = d_k)."),
+                   ("d", "All of d_in, d_k and d_v.")], "a"),
     mistakes=[
         Mistake(Misconception("dk-equals-dv", "values must match keys",
                               "Values are only mixed, never multiplied with keys: d_v can be anything.", DIMS),

@@ -41,7 +41,7 @@ E04_2 = Exercise(
     id="04.2", kind="predict", skill="dot products reward length and direction",
     prompt=(f"q = {fmt(Q, 1)}; K1 = {fmt(K['K1'], 1)}, K2 = {fmt(K['K2'], 1)}, K3 = {fmt(K['K3'], 1)}. "
             "Predict the ranking of the raw scores q·K, largest first."),
-    answer=Choice([("a", "K2, K3, K1"), ("b", "K1 and K2 tie, then K3"), ("c", "K3, K2, K1")],
+    answer=Choice([("a", "K2, K3, K1"), ("b", "K1 and K2 tie, then K3"), ("c", "K3, K2, K1"), ("d", "K1, K2, K3")],
                   "a" if (Q @ K["K2"] > Q @ K["K3"] > Q @ K["K1"]) else "?"),
     mistakes=[
         Mistake(Misconception("direction-only", "judged by direction only (cosine)",
@@ -59,7 +59,7 @@ E04_3 = Exercise(
     id="04.3", kind="predict", skill="scaling never changes the ranking",
     prompt="Predict: after dividing all three scores by √d_k, how does their ranking change?",
     answer=Choice([("a", "It does not change."), ("b", "The long key K2 drops below K3."),
-                   ("c", "All three become equal.")], "a"),
+                   ("c", "All three become equal."), ("d", "It reverses.")], "a"),
     mistakes=[
         Mistake(Misconception("scaling-reorders", "scaling reorders the scores",
                               "Dividing every score by the same positive number keeps their order.", WHAT),

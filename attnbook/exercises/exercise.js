@@ -54,11 +54,11 @@ function misconception(m) {
 
 function diagnoseNumeric(ex, spec, text, mistakes) {
   const got = parseNumbers(text, spec.expect);
+  if (matches(got, spec.value, spec.tol)) return verdict(ex, "correct", ex.why, false);
+  for (const m of mistakes) if (m.value && matches(got, m.value, spec.tol)) return misconception(m);
   if (got.length !== spec.value.length) {
     throw new AnswerError(`Expected ${spec.expect}, got ${got.length} number${got.length !== 1 ? "s" : ""}.`);
   }
-  if (matches(got, spec.value, spec.tol)) return verdict(ex, "correct", ex.why, false);
-  for (const m of mistakes) if (m.value && matches(got, m.value, spec.tol)) return misconception(m);
   return verdict(ex, "not-yet", ex.hint, true);
 }
 
@@ -120,7 +120,7 @@ function radioGroup(name, legend, options) {
   for (const [key, text] of options) {
     const id = `${name}-${key}`;
     const input = el("input", { type: "radio", name, id, value: key, "data-name": "option" });
-    fs.append(el("label", { class: "attnex-option", for: id }, [input, ` ${key}. ${text}`]));
+    fs.append(el("label", { class: "attnex-option", for: id }, [input, text ? ` ${key}. ${text}` : ` step ${key}`]));
   }
   return fs;
 }
@@ -153,7 +153,7 @@ function render(section, ex) {
     form.append(radioGroup(`${base}-option`, "Your answer:", spec.options));
     read = () => (form.querySelector('input[data-name="option"]:checked') || { value: "" }).value;
   } else {
-    form.append(radioGroup(`${base}-step`, "The step with the slip:", spec.steps.map(([k]) => [k, `step ${k}`])));
+    form.append(radioGroup(`${base}-step`, "The step with the slip:", spec.steps.map(([k]) => [k, ""])));
     form.append(...textInput(`${base}-answer`, "Its right value:", spec.value.expect));
     read = () => ({
       step: (form.querySelector('input[data-name="option"]:checked') || { value: "" }).value,
