@@ -81,7 +81,7 @@ E08_3 = Exercise(
         Mistake(Misconception("exp-doubted", "the exponentials doubted",
                               "Step c is right for its inputs; the error is upstream.", HAND), option="c"),
         Mistake(Misconception("blamed-the-result", "the step that shows the slip, not the one that made it",
-                              "Step d's weights round to what the correct ones give; the slip is before.", HAND),
+                              "Step d is right for the exponentials it was given; the slip is before.", HAND),
                 option="d"),
         Mistake(Misconception("copied-the-slip", "the slipped value copied",
                               "That is 10 / 1.41; √2 = 1.41421…", HAND), value=lambda: SLIP[0]),

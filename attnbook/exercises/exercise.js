@@ -127,7 +127,7 @@ function radioGroup(name, legend, options) {
 
 function textInput(id, label, placeholder) {
   const input = el("input", { type: "text", id, "data-name": "answer", placeholder, autocomplete: "off",
-    inputmode: "decimal" });
+    spellcheck: "false" });
   return [el("label", { for: id, text: label }), input];
 }
 
