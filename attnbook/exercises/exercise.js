@@ -132,11 +132,12 @@ function textInput(id, label, placeholder) {
 }
 
 function render(section, ex) {
-  const form = section.querySelector(".attnex-form");
+  const holder = section.querySelector(".attnex-form");
   const box = section.querySelector(".attnex-feedback");
   const base = `attnex-${ex.id.replace(".", "-")}`;
   const spec = ex.answer;
   if (spec.type === "code") {
+    const form = holder;
     form.append(el("p", {}, [el("code", { text: spec.signature }), ` → ${spec.returns}.`]));
     const run = el("p", { class: "attnex-run" }, ["Code runs in a live kernel: ",
       el("a", { href: spec.binder, text: "Binder" }), ", ", el("a", { href: spec.colab, text: "Colab" }),
@@ -145,6 +146,8 @@ function render(section, ex) {
     form.append(run);
     return;
   }
+  const form = el("form", { class: "attnex-form", "aria-label": `Answer to exercise ${ex.id}` });
+  holder.replaceWith(form);
   let read;
   if (spec.type === "numeric") {
     form.append(...textInput(`${base}-answer`, "Your answer:", spec.expect));
@@ -160,12 +163,8 @@ function render(section, ex) {
       value: form.querySelector('[data-name="answer"]').value,
     });
   }
-  const button = el("button", { type: "submit", "data-name": "check", text: "Check" });
-  form.append(button);
-  const wrapper = el("form", { class: "attnex-form", "aria-label": `Answer to exercise ${ex.id}` });
-  wrapper.append(...form.childNodes);
-  form.replaceWith(wrapper);
-  wrapper.addEventListener("submit", (event) => {
+  form.append(el("button", { type: "submit", "data-name": "check", text: "Check" }));
+  form.addEventListener("submit", (event) => {
     event.preventDefault();
     showVerdict(box, ex, diagnose(ex, read()));
   });
