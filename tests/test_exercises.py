@@ -15,6 +15,7 @@ from collections import Counter
 import numpy as np
 import pytest
 import torch
+from docutils.nodes import make_id
 
 from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, diagnose, export
 from attnbook.exercises._core import slug
@@ -226,8 +227,6 @@ def test_every_link_names_a_heading_of_its_chapter() -> None:
 
 
 def test_slug_is_docutils_make_id() -> None:
-    from docutils.nodes import make_id
-
     for title in ("Step 5: softmax, row by row", 'The "average meaning" problem', "Batches: [B, S, D]",
                   "Cancelling the growth: c = 1/√d_k"):
         assert slug(title) == make_id(title)

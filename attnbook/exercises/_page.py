@@ -107,7 +107,7 @@ class ExerciseSet:
 
 def show(chapter: str) -> ExerciseSet:
     """The exercises of ``chapter`` ("07") for display (the chapter's Exercises section)."""
-    from . import by_chapter
+    from . import by_chapter  # inside: the package's __init__ imports this module first (a cycle)
 
     found = by_chapter(chapter)
     if not found:
@@ -156,6 +156,6 @@ class Catalogue:
 
 def catalogue() -> Catalogue:
     """Every exercise of the book, by chapter (the "Exercises" page)."""
-    from . import EXERCISES
+    from . import EXERCISES  # inside: the package's __init__ imports this module first (a cycle)
 
     return Catalogue(list(EXERCISES.values()))

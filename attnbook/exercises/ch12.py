@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnlib import cost, examples, scratch, text
+from attnlib import cost, examples, recurrence, text
 
 from ._core import Choice, Code, Exercise, Misconception, Mistake, Numeric, Section
 
@@ -14,7 +14,7 @@ PAIRS = Section(CH, "Attention connects every pair in one step")
 GROWTH = Section(CH, "How the counts grow with length")
 
 TOKENS = text.tokenize(examples.BANK_LOAN_SENTENCE)
-PATH = scratch.path_counts(TOKENS, "bank", "it")
+PATH = recurrence.path_counts(TOKENS, "bank", "it")
 
 E12_1 = Exercise(
     id="12.1", kind="compute", skill="path length in a recurrent network",
@@ -42,7 +42,7 @@ E12_2 = Exercise(
     id="12.2", kind="compute", skill="counting the arithmetic of attention",
     prompt=(f"Count the multiply-adds of one self-attention layer for n = {N} words of width d = {D}: the three "
             "projections (n·d² each), the scores Q Kᵀ (n²·d) and the weighted sum (n²·d)."),
-    answer=Numeric(lambda: scratch.multiply_adds(N, D)["attention"], tol=0.5, expect="one whole number"),
+    answer=Numeric(lambda: recurrence.multiply_adds(N, D)["attention"], tol=0.5, expect="one whole number"),
     mistakes=[
         Mistake(Misconception("no-projections", "the projections left out",
                               "Q, K and V are each an (n, d) @ (d, d) product: 3 n d².", GROWTH),
@@ -72,7 +72,7 @@ E12_3 = Exercise(
 
 
 def _rnn_reference(x: np.ndarray, w_x: np.ndarray, w_h: np.ndarray) -> np.ndarray:
-    return scratch.rnn_forward(x, w_x, w_h)  # (n, d_h)
+    return recurrence.rnn_forward(x, w_x, w_h)  # (n, d_h)
 
 
 def _rnn_no_tanh(x: np.ndarray, w_x: np.ndarray, w_h: np.ndarray) -> np.ndarray:
