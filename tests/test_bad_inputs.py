@@ -229,3 +229,33 @@ def test_learning_bad_input_raises_clear_error(fn, exc, needle) -> None:  # noqa
     with pytest.raises(exc) as info:
         fn()
     assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"
+
+
+# --- attnbook.exercises (the exercise checker) -----------------------------------------------------
+# A reader's bad *answer* is a verdict, never an exception (tests/test_exercises.py); these are bad
+# arguments to the checker itself and to the exercise data types.
+from attnbook import exercises as ex_mod  # noqa: E402
+
+_MISC = ex_mod.Misconception("k", "name", "hint")
+
+EXERCISE_CASES = [
+    ("exercise id unknown", lambda: ex_mod.diagnose("99.9", 1.0), KeyError, "'99.9'"),
+    ("exercise id not a str", lambda: ex_mod.check(7.2, 1.0), KeyError, "7.2"),
+    ("show chapter unknown", lambda: ex_mod.show("99"), ValueError, "'99'"),
+    ("numeric answer NaN", lambda: ex_mod.Numeric(lambda: float("nan"), tol=0.1, expect="x"), ValueError, "nan"),
+    ("choice correct not an option", lambda: ex_mod.Choice([("a", "x")], "b"), ValueError, "'b'"),
+    ("mistake with two answers", lambda: ex_mod.Mistake(_MISC, value=lambda: 1.0, option="a"), ValueError, "exactly one"),
+    ("exercise id malformed", lambda: ex_mod.Exercise(
+        "7.2", "compute", "s", "p", ex_mod.Numeric(lambda: 1.0, tol=0.1, expect="x"), [], "h",
+        ex_mod.Section("07_i_am_happy", "t")), ValueError, "'7.2'"),
+    ("exercise kind unknown", lambda: ex_mod.Exercise(
+        "07.9", "guess", "s", "p", ex_mod.Numeric(lambda: 1.0, tol=0.1, expect="x"), [], "h",
+        ex_mod.Section("07_i_am_happy", "t")), ValueError, "'guess'"),
+]
+
+
+@pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in EXERCISE_CASES], ids=[c[0] for c in EXERCISE_CASES])
+def test_exercise_checker_bad_arguments(fn, exc, needle) -> None:
+    with pytest.raises(exc) as info:
+        fn()
+    assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"
