@@ -140,6 +140,8 @@ def as_finite_array(
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} contains NaN or Inf (shape {arr.shape})")
     return arr
+
+
 # --- attention inputs: q, k, v, mask, scale and the options of every attention function ------------
 # (validate_qkv and its helpers; the readable path, the NumPy twin and chunked attention all call it,
 # so they accept the same inputs and reject bad ones with the same messages)

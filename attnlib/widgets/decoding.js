@@ -24,6 +24,8 @@ function render({ model, el }) {
   });
   const prev = h("button", { type: "button", "data-name": "prev", class: "attnw-button", text: "◀ previous token" });
   const next = h("button", { type: "button", "data-name": "next", class: "attnw-button", text: "next token ▶" });
+  slider.row.style.flexWrap = "wrap"; // label, range and readout wrap on a phone screen
+  slider.input.style.width = "min(220px, 100%)";
   root.append(h("div", { class: "attnw-controls" }, [slider.row, h("div", { class: "attnw-control" }, [prev, next])]));
 
   const length = stat("cache length", "cache-length");
@@ -56,7 +58,8 @@ function render({ model, el }) {
   table.append(body);
   const chart = barChart({ labels: tokens, title: "attention weights of the newest token", color: PALETTE.blue, name: "weights-bars" });
   root.append(h("div", { class: "attnw-panels" }, [
-    h("div", { class: "attnw-panel", style: "overflow-x: auto" }, [table]),
+    // the table scrolls sideways on a narrow screen; the region is focusable so keyboard users can scroll it
+    h("div", { class: "attnw-panel", style: "overflow-x: auto", tabindex: "0", role: "region", "aria-label": "KV cache table" }, [table]),
     h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "attention weights of the newest token" }), chart.el]),
   ]));
   el.append(root);
