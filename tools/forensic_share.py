@@ -36,8 +36,8 @@ LIMIT = 0.20
 _FENCE = re.compile(r"^(?P<fence>:{3,}|`{3,})\s*(?:\{(?P<name>[\w:-]+)\})?\s*(?P<arg>.*)$")
 _DOC = re.compile(r"\bdocuments?\s+00\d\b|\bthe documents?(?:'s?)?\b|\bdocument's\b|\bdocuments'\b", re.I)
 _DISAGREE = re.compile(
-    r"\b(?:wrong|errors?|errat(?:um|a)|slips?|typos?|misprint\w*|mistak\w*|incorrect\w*|rounded|rounding"
-    r"|illustrative|made[ -]up|invent\w*|differs?|differen(?:t|ce)\s+from|disagree\w*|mismatch\w*|should\s+be"
+    r"\b(?:wrong|(?<!standard )(?<!squared )errors?|errat(?:um|a)|slips?|typos?|misprint\w*|mistak\w*|incorrect\w*|rounded|rounding"
+    r"|illustrative|made[ -]up|invent\w*|differs?\s+from|differen(?:t|ce)\s+from|disagree\w*|mismatch\w*|should\s+be"
     r"|cannot\s+be|could\s+not|not\s+both|inconsisten\w*|unseeded|does\s+not\s+(?:match|reproduce|follow)"
     r"|off\s+by|instead\s+of|false|truncat\w*)\b",
     re.I,
@@ -144,7 +144,8 @@ def measure(path: Path, show: bool = False) -> Share:
             if kind.startswith("admonition:"):
                 counted = bool(_FORENSIC_TITLE.match(kind.split(":", 1)[1]))
             else:
-                counted = bool(_DOC.search(text) and _DISAGREE.search(text))
+                prose = re.sub(r"`[^`]*`", " ", text)  # code spans (`bias=False`) are not prose
+                counted = bool(_DOC.search(prose) and _DISAGREE.search(prose))
             if counted:
                 forensic += n
                 if show:
