@@ -20,6 +20,7 @@ import argparse
 import base64
 import io
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -131,6 +132,11 @@ def write(dest: Path) -> int:
             shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
         else:
             shutil.copy(src, dest / name)
+    # In LaTeX the root page's sections would become chapters 1-4 and shift every chapter's number;
+    # in print they are run-in headings (rubrics), so "Words to numbers" is chapter 1 as on the site.
+    intro = dest / "book" / "intro.md"
+    intro.write_text(re.sub(r"^## (.+)$", r"```{rubric} \1\n```", intro.read_text(encoding="utf-8"), flags=re.M),
+                     encoding="utf-8")
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     config["execute"]["execute_notebooks"] = "off"
     (dest / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
