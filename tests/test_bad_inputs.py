@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import attnlib
-from attnlib import plots, scaling, scratch, text
+from attnlib import plots, recurrence, scaling, scratch, text
 from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
 
 sdpa = attnlib.scaled_dot_product_attention
@@ -72,8 +72,8 @@ CASES = [
     ("positional n zero", lambda: scratch.sinusoidal_positional_encoding(0, 4), ValueError, "0"),
     ("self_attention W_q shape", lambda: scratch.self_attention(np.ones((3, 4)), np.ones((5, 2)), np.ones((4, 2)),
                                                                  np.ones((4, 2))), ValueError, "(5, 2)"),
-    ("rnn list input", lambda: scratch.rnn_forward([[1.0]], np.ones((1, 1)), np.ones((1, 1))), TypeError, "list"),
-    ("path unknown word", lambda: scratch.path_counts(["a", "b"], "a", "z"), ValueError, "'z'"),
+    ("rnn list input", lambda: recurrence.rnn_forward([[1.0]], np.ones((1, 1)), np.ones((1, 1))), TypeError, "list"),
+    ("path unknown word", lambda: recurrence.path_counts(["a", "b"], "a", "z"), ValueError, "'z'"),
     # scaling experiments
     ("dot products d zero", lambda: scaling.random_dot_products(0, seed=0), ValueError, "0"),
     ("seed float", lambda: scaling.random_dot_products(3, seed=1.5), TypeError, "float"),
