@@ -29,7 +29,7 @@ def test_glossary_defines_the_terms(offline_page, site_url) -> None:  # noqa: AN
     terms = page.locator("dl.glossary > dt[id^='term-']")
     assert terms.count() >= 40
     ids = set(terms.evaluate_all("els => els.map(e => e.id)"))
-    for term in ("query", "key", "value", "softmax", "temperature", "online-softmax", "kv-cache", "cross-attention"):
+    for term in ("query", "key", "value", "softmax", "temperature", "online-softmax", "KV-cache", "cross-attention"):
         assert f"term-{term}" in ids, sorted(ids)
     assert log.page_errors == [] and log.external == []
 
