@@ -46,7 +46,7 @@ $(NPM_STAMP): package.json package-lock.json
 book: site
 	@echo "==> built: open $(CURDIR)/_build/html/index.html, or run 'make serve'"
 
-# The site serves its own front-end assets: _ext/attnbook.py copies them from node_modules (hence
+# The site serves its own front-end assets: _ext/site_assets.py copies them from node_modules (hence
 # the npm stamp). jupyter-cache keys a notebook on its code cells only, so after a change to attnlib
 # (e.g. a widget's ES module, embedded in the page through the widget state) the cached outputs would
 # be stale: drop the cache, and the build re-executes the chapters.

@@ -1,4 +1,4 @@
-"""The site's own front-end assets (_ext/attnbook.py): the files the pages load are copied from the
+"""The site's own front-end assets (_ext/site_assets.py): the files the pages load are copied from the
 pinned npm packages, without source maps, and the config points at exactly those files."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 NODE_MODULES = ROOT / "node_modules"
 
 
-def _attnbook():
-    spec = importlib.util.spec_from_file_location("attnbook", ROOT / "_ext" / "attnbook.py")
+def _site_assets():
+    spec = importlib.util.spec_from_file_location("site_assets", ROOT / "_ext" / "site_assets.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -27,7 +27,9 @@ def vendored(tmp_path_factory):  # noqa: ANN001, ANN201
     if not (NODE_MODULES / "mathjax" / "package.json").is_file():
         pytest.fail("node_modules is missing: run 'npm ci' (make test installs it)")
     out = tmp_path_factory.mktemp("html")
-    copied = _attnbook().vendor_assets(out)
+    assets = _site_assets()
+    copied = assets.vendor_assets(out)
+    assets.drop_source_maps(out)  # as the build does when it finishes
     return out, copied
 
 
@@ -85,4 +87,4 @@ def test_missing_node_modules_is_a_clear_error(tmp_path: Path) -> None:
     from sphinx.errors import ExtensionError
 
     with pytest.raises(ExtensionError, match="run 'make book'"):
-        _attnbook().vendor_assets(tmp_path / "html", node_modules=tmp_path / "nothing")
+        _site_assets().vendor_assets(tmp_path / "html", node_modules=tmp_path / "nothing")

@@ -1,16 +1,18 @@
-"""Site tweaks for the book's Sphinx build (registered in _config.yml as a local extension).
+"""The front-end assets the site serves itself (a local Sphinx extension named in _config.yml).
 
-1. ``_dedupe_scripts``: drop doubled inline scripts (sphinx-thebe); ``_default_mode``: a valid theme
-   mode on a first visit.
-2. ``_vendor_assets``: the site serves its own front-end assets, so widget pages and math work with
-   no other host reachable. The files listed in ``VENDOR`` are copied from ``node_modules`` (pinned in
-   ``package-lock.json``, installed by ``npm ci``; ``make book`` does it) into
-   ``_build/html/_static/_vendor/`` at the start of the build. They are copied by this extension, not
-   kept in a source ``_static`` folder: Jupyter Book 1 links every .js/.css it finds in the source
-   static folders into every page, and these files must load only where they are used
-   (``nb_ipywidgets_js`` and ``mathjax_path`` in ``_config.yml`` name them, relative to ``_static``).
-3. ``drop_source_maps``: when the build finishes, the themes' ``*.map`` files (half the site's bytes,
-   fetched only by a browser's developer tools) and the comments pointing at them are removed.
+1. ``vendor_assets``: widget pages, math and Live Code's front end (thebe) work with no other host
+   reachable; ``_thebe_from_site`` points sphinx-thebe at the site's copy of thebe. The files listed in
+   ``VENDOR`` are copied from ``node_modules`` (pinned in ``package-lock.json``, installed by
+   ``npm ci``; ``make book`` does it) into ``_build/html/_static/_vendor/`` at the start of the build.
+   They are copied by this extension, not kept in a source ``_static`` folder: Jupyter Book 1 links
+   every .js/.css it finds in the source static folders into every page, and these files must load
+   only where they are used (``nb_ipywidgets_js`` and ``mathjax_path`` in ``_config.yml`` name them,
+   relative to ``_static``).
+2. ``drop_source_maps``: when the build finishes, every ``*.map`` file of the site (the themes' and the
+   vendored packages', half the site's bytes, fetched only by a browser's developer tools) and the
+   comments pointing at them are removed. This is the one place source maps are stripped.
+
+The fixes to the theme's pages are in ``theme_fixes.py``.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ VENDOR_DIR = "_static/_vendor"  # in the output; Sphinx resolves script paths re
 LOADER = Path(__file__).resolve().parent / "vendor" / "widgets-loader.js"
 
 # npm package -> (folder under _vendor/, [(glob inside the package, destination sub-folder)]).
-# Only what the pages load: no source maps, no other MathJax builds (svg/mml output, node, "full").
+# Only what the pages load: no other MathJax builds (svg/mml output, node, "full").
 VENDOR: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "requirejs": ("requirejs", [("require.js", "")]),
     "@jupyter-widgets/html-manager": (
@@ -44,6 +46,9 @@ VENDOR: dict[str, tuple[str, list[tuple[str, str]]]] = {
     ),
     # anywidget's AMD front end (AnyModel/AnyView); its ES modules come inline with each widget.
     "anywidget": ("anywidget", [("dist/index.js", "")]),
+    # Live Code's front end: thebe's bundle and the chunks it loads next to itself, and its styles.
+    # Loaded only when a reader clicks "Live Code" (sphinx-thebe's THEBE_JS_URL, see _thebe_from_site).
+    "thebe": ("thebe", [("lib/*.js", ""), ("lib/thebe.css", ""), ("lib/*.LICENSE.txt", "")]),
     "mathjax": (
         "mathjax",
         [
@@ -59,33 +64,9 @@ VENDOR: dict[str, tuple[str, list[tuple[str, str]]]] = {
     ),
 }
 
-# `//# sourceMappingURL=x.map` (JS) and `/*# sourceMappingURL=x.map */` (CSS), on a line of its own.
-_SOURCE_MAP_COMMENT = re.compile(rb"\n?(?://|/\*)# sourceMappingURL=[^\n]*?\.map(?: ?\*/)?[ \t]*(?=\n|$)")
-
-
-def _dedupe_scripts(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
-    """sphinx-thebe registers its inline config script on every `env-before-read-docs` event, which
-    fires more than once per Jupyter Book build; the second copy re-declares a `const` and throws a
-    page error. Keep the first copy of each script."""
-    scripts = context.get("script_files")
-    if not scripts:
-        return
-    seen: set[tuple[str, str]] = set()
-    unique = []
-    for js in scripts:
-        key = (str(js.filename or ""), str(js.attributes.get("body", "")))  # None and "" both mean inline
-        if key in seen:
-            continue
-        seen.add(key)
-        unique.append(js)
-    scripts[:] = unique
-
-
-def _copy_script(src: Path, dest: Path) -> None:
-    """Copy a JS file without its ``sourceMappingURL`` comments (the maps are not shipped)."""
-    text = src.read_text(encoding="utf-8")
-    lines = [line for line in text.split("\n") if not line.lstrip().startswith("//# sourceMappingURL=")]
-    dest.write_text("\n".join(lines), encoding="utf-8")
+# A line holding only a `//# sourceMappingURL=...` comment (JS; bundles such as embed-amd.js have one
+# per module, some ending in ";") or a `/*# sourceMappingURL=... */` comment (CSS).
+_SOURCE_MAP_COMMENT = re.compile(rb"\n?^[ \t]*(?://# sourceMappingURL=[^\n]*|/\*# sourceMappingURL=[^\n]*?\*/[ \t]*)$", re.M)
 
 
 def vendor_assets(outdir: Path, node_modules: Path = NODE_MODULES) -> list[Path]:
@@ -115,10 +96,7 @@ def vendor_assets(outdir: Path, node_modules: Path = NODE_MODULES) -> list[Path]
             target_dir.mkdir(parents=True, exist_ok=True)
             for src in matches:
                 dest = target_dir / src.name
-                if src.suffix == ".js":
-                    _copy_script(src, dest)
-                else:
-                    shutil.copyfile(src, dest)
+                shutil.copyfile(src, dest)  # map comments go in drop_source_maps, with the theme's
                 copied.append(dest)
         for name in ("LICENSE", "LICENSE.txt", "LICENSE.md"):
             if (pkg_dir / name).is_file():
@@ -134,25 +112,43 @@ def vendor_assets(outdir: Path, node_modules: Path = NODE_MODULES) -> list[Path]
     return copied
 
 
-def _default_mode(app: Any, config: Any) -> None:
-    """pydata-sphinx-theme writes ``localStorage.mode || default_mode`` into the page and logs a console
-    error ("Got invalid theme mode") when both are empty, i.e. on a reader's first visit. Default to
-    "auto" (follow the system's light/dark setting), unless the config chose a mode."""
-    config.html_context.setdefault("default_mode", "auto")
-
-
 def _vendor_on_init(app: Any) -> None:
     if app.builder is None or app.builder.format != "html":
         return
     copied = vendor_assets(Path(app.outdir))
-    logger.info(f"[attnbook] copied {len(copied)} front-end files into {VENDOR_DIR}/")
+    logger.info(f"[site_assets] copied {len(copied)} front-end files into {VENDOR_DIR}/")
+
+
+# sphinx-thebe's inline config: the bundle's URL (a CDN) and the cells thebe turns live.
+_THEBE_URL = re.compile(r'const THEBE_JS_URL = "[^"]*"')
+_THEBE_SELECTOR = re.compile(r'const thebe_selector = "[^"]*"')
+# The site's copy, relative to the page (Sphinx writes the path to the site's root on <html>).
+THEBE_FROM_SITE = ('const THEBE_JS_URL = new URL("_static/_vendor/thebe/index.js", new URL('
+                   'document.documentElement.dataset.content_root || "./", document.baseURI)).href')
+# Code cells, except those showing a slider: thebe would re-render their output and the slider, which
+# works without a kernel, would stop working.
+THEBE_CELLS = ('const thebe_selector = ".cell:not(:has(script[type=\'application/vnd.jupyter.widget-view+json\']))"')
+
+
+def _thebe_from_site(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    """Point sphinx-thebe at the site's copy of thebe (it names a CDN, fetched when a reader clicks
+    "Live Code"), and keep slider cells out of thebe's reach. Only the kernel then needs the network."""
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    for i, js in enumerate(scripts):
+        body = str(js.attributes.get("body") or "")
+        if "THEBE_JS_URL" in body:
+            new_body = _THEBE_SELECTOR.sub(THEBE_CELLS, _THEBE_URL.sub(THEBE_FROM_SITE, body))
+            scripts[i] = type(js)(None, priority=js.priority, **{**js.attributes, "body": new_body})
 
 
 def drop_source_maps(outdir: Path) -> list[Path]:
     """Delete the ``*.map`` files of the built site and the comments that point at them.
 
-    The themes ship source maps (about half of the site's bytes) that only a browser's developer
-    tools ever fetch. Returns the deleted files. Called when the HTML build finishes.
+    The themes and the vendored packages ship source maps (about half of the site's bytes) that only
+    a browser's developer tools ever fetch. Returns the deleted files. Called when the HTML build
+    finishes; the only place maps are stripped.
     """
     removed = []
     for path in sorted(outdir.rglob("*.map")):
@@ -171,8 +167,7 @@ def _build_finished(app: Any, exception: Exception | None) -> None:
 
 
 def setup(app: Any) -> dict[str, Any]:
-    app.connect("config-inited", _default_mode)
     app.connect("builder-inited", _vendor_on_init)
     app.connect("build-finished", _build_finished)
-    app.connect("html-page-context", _dedupe_scripts, priority=100)  # html-page-context stops at the first handler that returns a value: run early
+    app.connect("html-page-context", _thebe_from_site, priority=100)  # before a handler that returns a value
     return {"parallel_read_safe": True, "parallel_write_safe": True}
