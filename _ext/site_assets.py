@@ -12,6 +12,9 @@
    vendored packages', half the site's bytes, fetched only by a browser's developer tools) and the
    comments pointing at them are removed. This is the one place source maps are stripped.
 
+3. ``subset_fontawesome`` and ``subset_fontawesome_fonts``: the theme's icon script and icon fonts
+   keep only the icons the site uses (they were 0.8 MB of every page's 1.4 MB, gzipped).
+
 The fixes to the theme's pages are in ``theme_fixes.py``.
 """
 
@@ -35,7 +38,7 @@ VENDOR_DIR = "_static/_vendor"  # in the output; Sphinx resolves script paths re
 LOADER = Path(__file__).resolve().parent / "vendor" / "widgets-loader.js"
 
 # npm package -> (folder under _vendor/, [(glob inside the package, destination sub-folder)]).
-# Only what the pages load: no other MathJax builds (svg/mml output, node, "full").
+# Only what the pages load: no MathJax combined builds (tex-chtml, svg/mml output, node, "full").
 VENDOR: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "requirejs": ("requirejs", [("require.js", "")]),
     "@jupyter-widgets/html-manager": (
@@ -52,14 +55,16 @@ VENDOR: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "mathjax": (
         "mathjax",
         [
-            ("es5/tex-chtml.js", ""),  # TeX in, CommonHTML out, menu and assistive MathML included
+            # startup.js loads the components _config.yml's mathjax3_config lists: TeX in, CommonHTML
+            # out, assistive MathML; not the context menu of tex-chtml.js (108 kB of its 264 kB gzipped)
+            ("es5/startup.js", ""),
+            ("es5/core.js", ""),
+            ("es5/input/tex.js", "input"),
+            ("es5/output/chtml.js", "output"),
+            ("es5/output/chtml/fonts/tex.js", "output/chtml/fonts"),
+            ("es5/a11y/assistive-mml.js", "a11y"),
             ("es5/output/chtml/fonts/woff-v2/*.woff", "output/chtml/fonts/woff-v2"),
             ("es5/input/tex/extensions/*.js", "input/tex/extensions"),  # \require / autoload
-            ("es5/ui/*.js", "ui"),
-            ("es5/a11y/*.js", "a11y"),  # the menu's explorer and speech (opt-in by the reader)
-            ("es5/sre/mathmaps/base.json", "sre/mathmaps"),
-            ("es5/sre/mathmaps/en.json", "sre/mathmaps"),
-            ("es5/sre/mathmaps/nemeth.json", "sre/mathmaps"),
         ],
     ),
 }
@@ -161,9 +166,112 @@ def drop_source_maps(outdir: Path) -> list[Path]:
     return removed
 
 
+# One icon of Font Awesome's packs in the theme's fontawesome.js: `name:[width,height,[aliases],
+# "unicode","svg path" or ["path", ...]]`, the name quoted or not.
+_ICON = re.compile(
+    r'(?<=[{,])("[a-z0-9-]+"|[a-zA-Z_$][\w$]*):\[\d+,\d+,\[([^\]]*)\],"[0-9a-f]+",'
+    r'(?:"(?:[^"\\]|\\.)*"|\[(?:"(?:[^"\\]|\\.)*",?)*\])\],?'
+)
+_ICON_CLASS = re.compile(r"fa-([a-z0-9]+(?:-[a-z0-9]+)*)")
+FONTAWESOME_JS = "_static/scripts/fontawesome.js"
+
+
+def icons_used(outdir: Path) -> set[str]:
+    """Font Awesome icon names (``fa-rocket`` -> ``rocket``) named by the site's pages and the theme's
+    scripts (which add some icons at run time). The vendored bundles are not the theme's: skipped."""
+    fontawesome = outdir / FONTAWESOME_JS
+    used: set[str] = set()
+    for path in [*outdir.rglob("*.html"), *outdir.rglob("*.js")]:
+        if path == fontawesome or "_vendor" in path.relative_to(outdir).parts:
+            continue
+        used |= set(_ICON_CLASS.findall(path.read_text(encoding="utf-8", errors="ignore")))
+    return used
+
+
+def subset_fontawesome(outdir: Path) -> tuple[int, int]:
+    """Keep in the theme's ``fontawesome.js`` only the icons the site uses (by name or alias).
+
+    The theme ships every free icon (1.5 MB, 0.54 MB gzipped) and loads it on every page; the book
+    shows about twenty. An icon the pages name but the file lost would log "Icon with name ... is
+    missing." to the console, which the browser tests fail on. Returns (icons kept, icons dropped).
+    """
+    path = outdir / FONTAWESOME_JS
+    if not path.is_file():
+        return (0, 0)
+    used = icons_used(outdir)
+    counts = [0, 0]
+
+    def keep(m: re.Match) -> str:
+        aliases = set(re.findall(r'"([^"]+)"', m.group(2)))
+        if m.group(1).strip('"') in used or aliases & used:
+            counts[0] += 1
+            return m.group(0)
+        counts[1] += 1
+        return ""
+
+    path.write_text(_ICON.sub(keep, path.read_text(encoding="utf-8")), encoding="utf-8")
+    return counts[0], counts[1]
+
+
+FONTAWESOME_CSS = "_static/styles/pydata-sphinx-theme.css"
+WEBFONTS = "_static/vendor/fontawesome/webfonts"
+_FONT_URL = re.compile(r'url\((?P<dir>[^)]*/webfonts/)(?P<name>fa-[a-z]+-\d+)\.woff2\) format\("woff2"\),url\([^)]*\.ttf\) format\("truetype"\)')
+
+
+def _codepoints_used(outdir: Path) -> set[int]:
+    """Font Awesome code points the site can show: the icons kept in fontawesome.js (their code point
+    and aliases) and the theme's CSS icons (``--pst-icon-*`` variables, ``content: "\\f..."``)."""
+    points: set[int] = set()
+    js = (outdir / FONTAWESOME_JS).read_text(encoding="utf-8")
+    for m in _ICON.finditer(js):
+        points.add(int(re.search(r'\],"([0-9a-f]+)"', m.group(0)).group(1), 16))
+        points |= {int(x) for x in re.findall(r"\d+", m.group(2))}
+    for css in (outdir / "_static").rglob("*.css"):
+        if "_vendor" in css.parts:
+            continue
+        text = css.read_text(encoding="utf-8", errors="ignore")
+        points |= {ord(c) for v in re.findall(r'--pst-icon-[a-z-]+:\s*"([^"]*)"', text) for c in v}
+        for selector, code in re.findall(r'([^{}]*)\{[^{}]*?content:\s*"\\(f[0-9a-f]{3})"', text):
+            if ".fa-" not in selector and ".fa:" not in selector:  # not Font Awesome's own list of every icon
+                points.add(int(code, 16))
+    return {p for p in points if 0xE000 <= p <= 0xF8FF or p >= 0xF0000}  # private-use: the icon glyphs
+
+
+def subset_fontawesome_fonts(outdir: Path) -> dict[str, int]:
+    """The theme's Font Awesome web fonts (solid 156 kB, brands 118 kB, regular), which every page
+    loads for the icons drawn by CSS, cut to the code points the site uses (``_codepoints_used``)
+    and written as WOFF (zlib; WOFF2 would need brotli) from the shipped TTF files; the theme's
+    ``@font-face`` rules point at them. Returns the bytes of each new font."""
+    from fontTools import subset
+
+    css_path, fonts = outdir / FONTAWESOME_CSS, outdir / WEBFONTS
+    if not css_path.is_file() or not fonts.is_dir():
+        return {}
+    points = _codepoints_used(outdir)
+    written = {}
+    for ttf in sorted(fonts.glob("fa-*.ttf")):
+        options = subset.Options()
+        options.flavor = "woff"
+        options.layout_features = ["*"]
+        font = subset.load_font(str(ttf), options)
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(unicodes=points)
+        subsetter.subset(font)
+        out = ttf.with_suffix(".woff")
+        subset.save_font(font, str(out), options)
+        written[out.name] = out.stat().st_size
+    css = css_path.read_text(encoding="utf-8")
+    css_path.write_text(_FONT_URL.sub(r'url(\g<dir>\g<name>.woff) format("woff")', css), encoding="utf-8")
+    return written
+
+
 def _build_finished(app: Any, exception: Exception | None) -> None:
     if exception is None and app.builder.format == "html":
         drop_source_maps(Path(app.outdir))
+        kept, dropped = subset_fontawesome(Path(app.outdir))
+        logger.info(f"[site_assets] fontawesome.js: kept {kept} icons the site uses, dropped {dropped}")
+        fonts = subset_fontawesome_fonts(Path(app.outdir))
+        logger.info(f"[site_assets] Font Awesome fonts cut to the icons used: {fonts}")
 
 
 def setup(app: Any) -> dict[str, Any]:

@@ -59,8 +59,13 @@ def test_no_source_maps_and_no_unused_mathjax_builds(vendored) -> None:  # noqa:
             lines = p.read_text(encoding="utf-8").split("\n")
             assert not [x for x in lines if x.lstrip().startswith("//# sourceMappingURL=")], p
     mathjax = {p.relative_to(out / "_static" / "_vendor" / "mathjax").as_posix() for p in copied if "mathjax" in p.parts}
-    assert "tex-chtml.js" in mathjax and "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff" in mathjax
-    assert not {"tex-svg.js", "tex-mml-chtml.js", "tex-chtml-full.js", "node-main.js", "mml-chtml.js"} & mathjax
+    # startup.js and the components mathjax3_config asks it to load, nothing bundled twice
+    components = _config()["mathjax3_config"]["loader"]["load"]
+    assert {"startup.js", "core.js", "output/chtml/fonts/tex.js"} <= mathjax
+    assert {f"{c}.js" for c in components} <= mathjax, components
+    assert "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff" in mathjax
+    assert not {"tex-chtml.js", "tex-svg.js", "tex-mml-chtml.js", "tex-chtml-full.js", "node-main.js", "mml-chtml.js",
+                "ui/menu.js"} & mathjax
     size = sum(p.stat().st_size for p in copied)
     assert size < 12_000_000, f"vendored assets are {size / 1e6:.1f} MB"
 
@@ -69,7 +74,7 @@ def test_vendored_versions_are_the_pinned_ones(vendored) -> None:  # noqa: ANN00
     out, _ = vendored
     pinned = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"]
     readme = (out / "_static" / "_vendor" / "README.txt").read_text(encoding="utf-8")
-    for package in ("requirejs", "@jupyter-widgets/html-manager", "anywidget", "mathjax"):
+    for package in ("requirejs", "@jupyter-widgets/html-manager", "anywidget", "mathjax", "thebe"):
         installed = json.loads((NODE_MODULES / package / "package.json").read_text(encoding="utf-8"))["version"]
         assert installed == pinned[package] and f"{package} {installed}" in readme
 
@@ -88,3 +93,17 @@ def test_missing_node_modules_is_a_clear_error(tmp_path: Path) -> None:
 
     with pytest.raises(ExtensionError, match="run 'make book'"):
         _site_assets().vendor_assets(tmp_path / "html", node_modules=tmp_path / "nothing")
+
+
+def test_fontawesome_keeps_only_the_icons_the_site_names(tmp_path: Path) -> None:
+    scripts = tmp_path / "_static" / "scripts"
+    scripts.mkdir(parents=True)
+    (scripts / "fontawesome.js").write_text(
+        'var p={rocket:[512,512,[],"f135","M1 1"],"cc-visa":[576,512,[],"f1f0","M2 2"],'
+        '"magnifying-glass":[512,512,[128269,"search"],"f002","M3 3"],duo:[640,512,[],"f000",["M4","M5"]]};',
+        encoding="utf-8")
+    (tmp_path / "page.html").write_text('<i class="fas fa-rocket"></i><i class="fa fa-search"></i>', encoding="utf-8")
+    (scripts / "theme.js").write_text('icon.className = "fa-solid fa-duo";', encoding="utf-8")
+    assert _site_assets().subset_fontawesome(tmp_path) == (3, 1)
+    text = (scripts / "fontawesome.js").read_text(encoding="utf-8")
+    assert text == 'var p={rocket:[512,512,[],"f135","M1 1"],"magnifying-glass":[512,512,[128269,"search"],"f002","M3 3"],duo:[640,512,[],"f000",["M4","M5"]]};'

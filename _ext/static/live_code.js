@@ -15,8 +15,9 @@
     return v > 0 ? v : LIMIT_MS;
   }
 
-  function link(title, text) {
-    var a = document.querySelector('.dropdown-launch-buttons a[title="' + title + '"]');
+  // The launch menu's link to `host` (Bootstrap moves the links' titles away for its tooltips).
+  function link(host, text) {
+    var a = document.querySelector('.dropdown-launch-buttons a[href*="' + host + '"]');
     if (!a) return document.createTextNode(text);
     var copy = document.createElement("a");
     copy.href = a.href;
@@ -41,8 +42,8 @@
       "which needs a network connection to that service. Everything else on this page works without " +
       "it: the code and its outputs are here, and the sliders compute in your browser.";
     var instead = document.createElement("p");
-    instead.append("To run the code, open this chapter in JupyterLab on ", link("Launch on Binder", "Binder"),
-      " or in Google ", link("Launch on Colab", "Colab"),
+    instead.append("To run the code, open this chapter in JupyterLab on ", link("mybinder.org", "Binder"),
+      " or in Google ", link("colab.research.google.com", "Colab"),
       " (both are also in the rocket menu at the top of the page), or clone the book and run it locally.");
     box.append(title, what, instead);
     var anchor = document.querySelector(".thebe-launch-button") || document.querySelector("main h1");
