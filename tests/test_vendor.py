@@ -107,3 +107,23 @@ def test_fontawesome_keeps_only_the_icons_the_site_names(tmp_path: Path) -> None
     assert _site_assets().subset_fontawesome(tmp_path) == (3, 1)
     text = (scripts / "fontawesome.js").read_text(encoding="utf-8")
     assert text == 'var p={rocket:[512,512,[],"f135","M1 1"],"magnifying-glass":[512,512,[128269,"search"],"f002","M3 3"],duo:[640,512,[],"f000",["M4","M5"]]};'
+
+
+def test_figures_are_reencoded_smaller_and_look_the_same(tmp_path: Path) -> None:
+    import numpy as np
+    from PIL import Image
+
+    images = tmp_path / "_images"
+    images.mkdir()
+    rng = np.random.default_rng(0)
+    plot = np.full((120, 160, 4), 255, dtype=np.uint8)  # an opaque figure with a few colours
+    plot[20:100, 30:130, :3] = rng.choice([[68, 1, 84], [33, 145, 140], [253, 231, 37]], size=(80, 100))
+    Image.fromarray(plot, "RGBA").save(images / "plot.png")
+    noise = rng.integers(0, 256, size=(64, 64, 3), dtype=np.uint8)  # a palette would change it: kept RGB
+    Image.fromarray(noise, "RGB").save(images / "noise.png")
+    before, after = _site_assets().optimize_images(tmp_path)
+    assert after < before
+    with Image.open(images / "plot.png") as im:
+        assert im.mode == "P" and np.array_equal(np.asarray(im.convert("RGB")), plot[:, :, :3])
+    with Image.open(images / "noise.png") as im:
+        assert np.array_equal(np.asarray(im.convert("RGB")), noise)
