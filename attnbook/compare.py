@@ -13,18 +13,15 @@ from typing import Any
 import numpy as np
 import torch
 
+from attnlib._checks import as_finite_array
+
 from .errata import classify, parse_numbers
 
 VERDICT_TEXT = {"correct": "same", "rounding": "rounding", "wrong": "WRONG"}
 
 
 def _as_list(value: Any) -> list[float]:
-    if isinstance(value, torch.Tensor):
-        value = value.detach().cpu().numpy()
-    arr = np.asarray(value, dtype=float)
-    if not np.isfinite(arr).all():
-        raise ValueError(f"computed value contains NaN or Inf: {arr.tolist()}")
-    return arr.ravel().tolist()
+    return as_finite_array(value, "computed value").ravel().tolist()
 
 
 def compare_row(document_value: str, computed: Any) -> str:

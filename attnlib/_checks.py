@@ -90,3 +90,53 @@ def make_generator(seed: Any, *streams: int) -> np.random.Generator:
     if seed < 0:
         raise ValueError(f"seed must be >= 0, got {seed}")
     return np.random.default_rng([int(seed), *streams])
+
+
+# --- arrays of numbers that are not attention inputs (plots, text, widgets, the NumPy pipeline) ---
+AxisSizes = tuple[int | None, ...]
+
+
+def as_finite_array(
+    x: Any,
+    name: str,
+    *,
+    shape: AxisSizes | None = None,
+    ndim: int | None = None,
+    non_empty: bool = False,
+    ndarray_only: bool = False,
+) -> np.ndarray:
+    """``x`` as a finite float64 NumPy array: the one check behind every array of numbers that is
+    not a q/k/v input (those go through ``validate_qkv``).
+
+    - A tensor is detached and copied to the CPU first; a list of numbers is accepted unless
+      ``ndarray_only`` (the NumPy-from-scratch chapter asks for real floating arrays).
+    - ``ndim`` fixes the number of axes; ``shape`` fixes the size of each axis (``None`` = any size,
+      and it fixes ``ndim`` too); ``non_empty`` rejects an axis of size 0.
+
+    Raises ``TypeError`` for something that is not numbers and ``ValueError`` naming the shape it got
+    for a wrong shape, an empty array, or NaN/Inf.
+    """
+    if ndarray_only:
+        if not isinstance(x, np.ndarray):
+            raise TypeError(f"{name} must be a numpy.ndarray, got {type(x).__name__}")
+        check_floating(x, name)
+    if isinstance(x, torch.Tensor):
+        x = x.detach().cpu().numpy()
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"{name} must be numeric (an array, a tensor or a list of numbers), got {type(x).__name__}"
+        ) from None
+    if shape is not None:
+        ndim = len(shape)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-d, got shape {arr.shape}")
+    if shape is not None and any(want is not None and got != want for got, want in zip(arr.shape, shape)):
+        expected = ", ".join("?" if s is None else str(s) for s in shape) + ("," if len(shape) == 1 else "")
+        raise ValueError(f"{name} must have shape ({expected}), got {arr.shape}")
+    if non_empty and 0 in arr.shape:
+        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} contains NaN or Inf (shape {arr.shape})")
+    return arr

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import torch
 
+from .modules import SelfAttentionV1
+
 # Document 004, Part 4: one query against three keys of different length and direction.
 # Used in: "Dot products and the magnitude problem".
 MAGNITUDE_QUERY = torch.tensor([3.0, 1.0])
@@ -189,8 +191,6 @@ def journey_self_attention() -> torch.nn.Module:
     The global random state is restored afterwards, so calling this has no side effect.
     Used in: "Queries, keys and values" and its errata rows.
     """
-    from .modules import SelfAttentionV1
-
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(JOURNEY_SEED)
         return SelfAttentionV1(3, 2)

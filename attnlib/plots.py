@@ -8,11 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
+import seaborn as sns
 from matplotlib.axes import Axes
+from matplotlib.patches import Rectangle
 
 from . import style
+from ._checks import as_finite_array, check_positive_int
+from .softmax import softmax
 
 
 def _axes(ax: Axes | None, figsize: tuple[float, float] = (6, 4)) -> Axes:
@@ -27,12 +32,7 @@ def _as_2d_points(vectors: Mapping[str, Sequence[float]]) -> dict[str, np.ndarra
         raise ValueError("vectors must be a non-empty mapping of label -> 2-d vector")
     out = {}
     for name, vec in vectors.items():
-        arr = np.asarray(vec, dtype=float)
-        if arr.shape != (2,):
-            raise ValueError(f"vector {name!r} must have shape (2,), got {arr.shape}")
-        if not np.isfinite(arr).all():
-            raise ValueError(f"vector {name!r} contains NaN or Inf: {arr.tolist()}")
-        out[name] = arr
+        out[name] = as_finite_array(vec, f"vector {name!r}", shape=(2,))
     return out
 
 
@@ -86,12 +86,8 @@ def grouped_bars(
     """
     if not groups:
         raise ValueError("groups must be a non-empty mapping of series name -> values")
-    data = {k: np.asarray(v, dtype=float) for k, v in groups.items()}
-    for k, v in data.items():
-        if v.shape != (len(labels),):
-            raise ValueError(f"series {k!r} has shape {v.shape}, expected ({len(labels)},) to match labels")
-        if not np.isfinite(v).all():
-            raise ValueError(f"series {k!r} contains NaN or Inf")
+    data = {k: as_finite_array(v, f"series {k!r} (one value per label)", shape=(len(labels),))
+            for k, v in groups.items()}
     ax = _axes(ax, (6, 3.5))
     width = 0.8 / len(data)
     x = np.arange(len(labels))
@@ -125,13 +121,7 @@ def heatmap(
 
     Used in: "Attention maps", "Attention in PyTorch", "Multi-head attention and the causal mask".
     """
-    import seaborn as sns
-
-    arr = np.asarray(weights.detach().cpu() if hasattr(weights, "detach") else weights, dtype=float)
-    if arr.ndim != 2 or 0 in arr.shape:
-        raise ValueError(f"heatmap needs a non-empty 2-d matrix, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"heatmap values contain NaN or Inf (shape {arr.shape})")
+    arr = as_finite_array(weights, "heatmap values (query x key)", ndim=2, non_empty=True)
     for name, labels, n in (("row_labels", row_labels, arr.shape[0]), ("col_labels", col_labels, arr.shape[1])):
         if labels is not None and len(labels) != n:
             raise ValueError(f"{name} has {len(labels)} entries, the matrix has {n} (shape {arr.shape})")
@@ -148,24 +138,6 @@ def heatmap(
     if title:
         ax.set_title(title)
     return ax
-
-
-def _check_2d_vector(vec: Sequence[float], name: str) -> np.ndarray:
-    arr = np.asarray(vec.detach().cpu() if hasattr(vec, "detach") else vec, dtype=float)
-    if arr.shape != (2,):
-        raise ValueError(f"{name} must have shape (2,), got {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or Inf: {arr.tolist()}")
-    return arr
-
-
-def _as_1d(values: Sequence[float], name: str, n: int) -> np.ndarray:
-    arr = np.asarray(values.detach().cpu() if hasattr(values, "detach") else values, dtype=float)
-    if arr.shape != (n,):
-        raise ValueError(f"{name} must have shape ({n},) to match the {n} labels, got {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or Inf: {arr.tolist()}")
-    return arr
 
 
 def _extra_arrow(ax: Axes, tip: np.ndarray, *, color: str, label: str, dashed: bool) -> None:
@@ -198,7 +170,7 @@ def similarity_qk(
     so the picture cannot disagree with the numbers. The dotted line is the query's direction.
     Used in: "Worked example: 'it' attends".
     """
-    q = _check_2d_vector(query, "query")
+    q = as_finite_array(query, "query", shape=(2,))
     pts = _as_2d_points(keys)
     names = list(pts)
     K = np.stack([pts[n] for n in names])  # (n_keys, 2)
@@ -235,11 +207,9 @@ def scaling_softmax_bars(
     Two panels because scores and weights have different units: pass two Axes in ``axes`` or get a
     new 1×2 figure. Returns ``(scores_axes, weights_axes)``. Used in: "Worked example: 'it' attends".
     """
-    from ._checks import check_positive_int
-    from .softmax import softmax
 
     labels = list(labels)
-    s = _as_1d(scores, "scores", len(labels))
+    s = as_finite_array(scores, "scores (one per label)", shape=(len(labels),))
     d_k = check_positive_int(d_k, "d_k")
     if axes is None:
         style.use()
@@ -295,7 +265,7 @@ def weighted_sum_v(
     """
     pts = _as_2d_points(values)
     names = list(pts)
-    w = _as_1d(weights, "weights", len(names))
+    w = as_finite_array(weights, "weights (one per name)", shape=(len(names),))
     if (w < 0).any() or not np.isclose(w.sum(), 1.0, atol=1e-6):
         raise ValueError(f"weights must be >= 0 and sum to 1 (attention weights), got {w.tolist()} (sum {w.sum():.6g})")
     V = np.stack([pts[n] for n in names])  # (n, 2)
@@ -383,14 +353,7 @@ def batch_diagram(values: np.ndarray, tokens: Sequence[Sequence[str]], *, ax: Ax
     colours are the values (viridis). ``tokens[b][s]`` labels token ``s`` of sequence ``b``.
     Used in: "Attention in PyTorch".
     """
-    import matplotlib as mpl
-    from matplotlib.patches import Rectangle
-
-    arr = np.asarray(values.detach().cpu() if hasattr(values, "detach") else values, dtype=float)
-    if arr.ndim != 3 or 0 in arr.shape:
-        raise ValueError(f"values must be a non-empty (batch, seq, d) array, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"values contain NaN or Inf (shape {arr.shape})")
+    arr = as_finite_array(values, "values (batch, seq, d)", ndim=3, non_empty=True)
     b_n, s_n, d_n = arr.shape
     if len(tokens) != b_n or any(len(t) != s_n for t in tokens):
         raise ValueError(f"tokens must be {b_n} sequences of {s_n} words to match values of shape {arr.shape}")
@@ -490,13 +453,19 @@ def heatmap_grid(
 # --- histograms and curves (chapters "Softmax" and "Why divide by √d_k") -----------------------
 
 
+def _label(ax: Axes, xlabel: str, ylabel: str, title: str | None, *, legend: bool) -> Axes:
+    """Axis labels, an optional legend and title: the last lines of every line and histogram plot."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if legend:
+        ax.legend(frameon=False)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
 def _finite_1d(name: str, values: Sequence[float] | np.ndarray) -> np.ndarray:
-    arr = np.asarray(values, dtype=float)
-    if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"series {name!r} must be a non-empty 1-d array, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"series {name!r} contains NaN or Inf (shape {arr.shape})")
-    return arr
+    return as_finite_array(values, f"series {name!r}", ndim=1, non_empty=True)
 
 
 def histograms(
@@ -533,13 +502,7 @@ def histograms(
         c = colors.get(name, style.CYCLE[i % len(style.CYCLE)])
         ax.hist(vals, bins=edges, density=density, color=c, alpha=0.25)
         ax.hist(vals, bins=edges, density=density, color=c, histtype="step", lw=1.8, label=name)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("density" if density else "count")
-    if len(data) > 1:
-        ax.legend(frameon=False)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _label(ax, xlabel, "density" if density else "count", title, legend=len(data) > 1)
 
 
 def curves(
@@ -571,12 +534,7 @@ def curves(
         ax.plot(xs, vals, marker="o", lw=2, label=name, color=colors.get(name, style.CYCLE[i % len(style.CYCLE)]))
     if logx:
         ax.set_xscale("log", base=2)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.legend(frameon=False)
-    if title:
-        ax.set_title(title)
-    return ax
+    return _label(ax, xlabel, ylabel, title, legend=True)
 
 
 def growth(

@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from ._checks import backend_of, check_finite, check_floating, check_positive_int, make_generator
-from .softmax import ArrayT
+from .softmax import ArrayT, softmax
 
 Seed = int | np.random.Generator
 
@@ -183,8 +183,6 @@ def saturation(scores: np.ndarray) -> dict[str, float]:
     Jacobian (``softmax_jacobian``).
     Used in: "Why divide by √d_k".
     """
-    from .softmax import softmax
-
     if not isinstance(scores, np.ndarray) or scores.ndim != 2:
         raise ValueError(f"scores must be a 2-d numpy array (trials, n_keys), got {type(scores).__name__} "
                          f"with shape {getattr(scores, 'shape', None)}")

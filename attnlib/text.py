@@ -16,20 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import torch
 
-
-def _as_float_array(x: Any, name: str) -> np.ndarray:
-    """``x`` as a float64 NumPy array; tensors are detached first. Rejects NaN/Inf and non-numbers."""
-    if isinstance(x, torch.Tensor):
-        x = x.detach().cpu().numpy()
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be numeric (array, tensor or list of numbers), got {type(x).__name__}") from None
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or Inf (shape {arr.shape})")
-    return arr
+from ._checks import as_finite_array
 
 
 def tokenize(text: str) -> list[str]:
@@ -141,7 +129,7 @@ def cosine_similarity(a: Any, b: Any) -> float:
 
     Used in: "Words to numbers".
     """
-    u, v = _as_float_array(a, "a"), _as_float_array(b, "b")
+    u, v = as_finite_array(a, "a"), as_finite_array(b, "b")
     if u.ndim != 1 or u.shape != v.shape:
         raise ValueError(f"a and b must be 1-d vectors of the same length, got shapes {u.shape} and {v.shape}")
     nu, nv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
@@ -154,7 +142,7 @@ def _embedding_table(embeddings: Mapping[str, Any]) -> tuple[list[str], np.ndarr
     if not isinstance(embeddings, Mapping) or not embeddings:
         raise ValueError("embeddings must be a non-empty mapping of word -> vector")
     words = list(embeddings)
-    rows = [_as_float_array(embeddings[w], f"embeddings[{w!r}]") for w in words]
+    rows = [as_finite_array(embeddings[w], f"embeddings[{w!r}]") for w in words]
     shapes = {r.shape for r in rows}
     if len(shapes) != 1 or next(iter(shapes)) == () or len(next(iter(shapes))) != 1:
         raise ValueError(f"every embedding must be a 1-d vector of one common length, got shapes {sorted(shapes)}")
@@ -170,7 +158,7 @@ def nearest(
     Used in: "Words to numbers".
     """
     words, table = _embedding_table(embeddings)  # table: (n_words, d)
-    t = _as_float_array(target, "target")
+    t = as_finite_array(target, "target")
     if t.shape != table.shape[1:]:
         raise ValueError(f"target has shape {t.shape}, the embeddings have shape ({table.shape[1]},)")
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
@@ -201,8 +189,8 @@ def usage_weighted_average(vectors: Any, counts: Any) -> np.ndarray:
     entries and a positive sum. Returns shape ``(d,)``. Used in: "Words to numbers" (the 900/100
     "apple" example).
     """
-    v = _as_float_array(vectors, "vectors")
-    c = _as_float_array(counts, "counts")
+    v = as_finite_array(vectors, "vectors")
+    c = as_finite_array(counts, "counts")
     if v.ndim != 2 or c.shape != (v.shape[0],):
         raise ValueError(f"vectors must be (n_senses, d) and counts (n_senses,), got {v.shape} and {c.shape}")
     if (c < 0).any() or c.sum() <= 0:
@@ -218,7 +206,7 @@ def softmax_cycle_ratio(weights: Any, cycle: Sequence[int]) -> float:
     any cycle is exactly 1. A ratio far from 1 proves the weights did not come from such scores.
     Used in: "Context changes meaning", "Queries, keys and values".
     """
-    w = _as_float_array(weights, "weights")
+    w = as_finite_array(weights, "weights")
     if w.ndim != 2 or w.shape[0] != w.shape[1]:
         raise ValueError(f"weights must be a square (n, n) matrix, got shape {w.shape}")
     idx = list(cycle)

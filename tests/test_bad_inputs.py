@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import attnlib
-from attnlib import plots, scaling, scratch, text
+from attnlib import plots, recurrence, scaling, scratch, text
 from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
 
 sdpa = attnlib.scaled_dot_product_attention
@@ -69,8 +69,8 @@ CASES = [
     ("positional n zero", lambda: scratch.sinusoidal_positional_encoding(0, 4), ValueError, "0"),
     ("self_attention W_q shape", lambda: scratch.self_attention(np.ones((3, 4)), np.ones((5, 2)), np.ones((4, 2)),
                                                                  np.ones((4, 2))), ValueError, "(5, 2)"),
-    ("rnn list input", lambda: scratch.rnn_forward([[1.0]], np.ones((1, 1)), np.ones((1, 1))), TypeError, "list"),
-    ("path unknown word", lambda: scratch.path_counts(["a", "b"], "a", "z"), ValueError, "'z'"),
+    ("rnn list input", lambda: recurrence.rnn_forward([[1.0]], np.ones((1, 1)), np.ones((1, 1))), TypeError, "list"),
+    ("path unknown word", lambda: recurrence.path_counts(["a", "b"], "a", "z"), ValueError, "'z'"),
     # scaling experiments
     ("dot products d zero", lambda: scaling.random_dot_products(0, seed=0), ValueError, "0"),
     ("seed float", lambda: scaling.random_dot_products(3, seed=1.5), TypeError, "float"),
@@ -101,6 +101,61 @@ CASES = [
 
 @pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_bad_input_raises_clear_error(fn, exc, needle) -> None:
+    with pytest.raises(exc) as info:
+        fn()
+    assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"
+
+
+# --- "Attention that learns" (issue 18): gradients, the trained sense model, the lookup task ------------
+from attnlib import grads, learning, lookup  # noqa: E402
+from attnlib.widgets import AskModel, TrainingReplay  # noqa: E402
+
+_X, _P, _T = grads.random_layer(seed=0)
+_STATE = {"embed": np.zeros((len(learning.VOCAB), 4)), "pos": np.zeros((learning.MAX_LEN, 4)),
+          **{k: np.zeros((4, 4)) for k in ("w_q", "w_k", "w_v")}, "w_o": np.zeros((4, len(learning.SENSES))),
+          "b_o": np.zeros(len(learning.SENSES))}
+_RUN = learning.TrainingRun(model=None, losses=[1.0], checkpoints=[learning.Checkpoint(0, _STATE, 1.0)])
+
+LEARNING_CASES = [
+    ("grads x 1-d", lambda: grads.manual_gradients(np.ones(3), _P, _T), ValueError, "(3,)"),
+    ("grads missing w_o", lambda: grads.manual_gradients(_X, {k: _P[k] for k in ("w_q", "w_k", "w_v")}, _T),
+     ValueError, "w_o"),
+    ("grads w_q rows", lambda: grads.manual_gradients(_X, {**_P, "w_q": np.ones((7, 3))}, _T), ValueError, "(7, 3)"),
+    ("grads target out of range", lambda: grads.manual_gradients(_X, _P, np.full(5, 9)), ValueError, "[0, 2)"),
+    ("grads NaN input", lambda: grads.autograd_gradients(np.full_like(_X, np.nan), _P, _T), ValueError, "NaN"),
+    ("grads eps zero", lambda: grads.numerical_gradients(_X, _P, _T, eps=0.0), ValueError, "0.0"),
+    ("relative error shapes", lambda: grads.relative_error(np.ones(2), np.ones(3)), ValueError, "(3,)"),
+    ("corpus held_out 1", lambda: learning.make_corpus(10, 10, held_out=1.0), ValueError, "1.0"),
+    ("corpus n_train zero", lambda: learning.make_corpus(0), ValueError, "0"),
+    ("predict unknown word", lambda: learning.predict_np(_STATE, "the bank by the volcano"), ValueError, "volcano"),
+    ("predict empty sentence", lambda: learning.predict_np(_STATE, "   "), ValueError, "empty"),
+    ("predict too long", lambda: learning.predict_np(_STATE, "the bank " + "the " * 8), ValueError, "10 words"),
+    ("predict no ambiguous word", lambda: learning.predict_np(_STATE, "the river"), ValueError, "got 0"),
+    ("predict not text", lambda: learning.predict_np(_STATE, 42), TypeError, "int"),
+    ("predict bad state", lambda: learning.predict_np({**_STATE, "w_q": np.ones((3, 4))}, "bank river"),
+     ValueError, "(3, 4)"),
+    ("checkpoint out of range", lambda: _RUN.checkpoint(5), IndexError, "5"),
+    ("checkpoint float", lambda: _RUN.checkpoint(1.0), TypeError, "float"),
+    ("replay out of range", lambda: learning.replay_frame(_RUN, -2, "bank river"), IndexError, "-2"),
+    ("readout heads", lambda: learning.AttentionReadout(4, 6, 2, n_heads=4), ValueError, "n_heads=4"),
+    ("fit weight decay", lambda: learning.fit(torch.nn.Linear(1, 1), lambda: torch.zeros(()), steps=1, lr=0.1,
+                                              n_checkpoints=1, metrics=dict, weight_decay=-1.0), ValueError, "-1.0"),
+    ("lookup ideal d_model", lambda: lookup.ideal_model(d_model=4), ValueError, "4"),
+    ("lookup head out of range", lambda: lookup.letter_match_matrix(lookup.ideal_model(), head=1), ValueError, "1"),
+    ("diagonal cosine not square", lambda: lookup.diagonal_cosine(np.ones((2, 3))), ValueError, "(2, 3)"),
+    # the widgets of "Attention that learns" (Python side)
+    ("replay not a run", lambda: TrainingReplay({"a": 1}, ["bank river"]), TypeError, "dict"),
+    ("replay index out of range", lambda: TrainingReplay(_RUN, ["bank river"], index=3), IndexError, "3"),
+    ("replay no sentences", lambda: TrainingReplay(_RUN, []), ValueError, "[]"),
+    ("replay unknown word", lambda: TrainingReplay(_RUN, ["bank volcano"]), ValueError, "volcano"),
+    ("replay sentence index", lambda: TrainingReplay(_RUN, ["bank river"], sentence=2), ValueError, "2"),
+    ("ask bad state", lambda: AskModel({"embed": np.ones((2, 2))}), ValueError, "w_q"),
+    ("ask sentence not text", lambda: AskModel(_STATE, sentence=["bank"]), TypeError, "list"),
+]
+
+
+@pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in LEARNING_CASES], ids=[c[0] for c in LEARNING_CASES])
+def test_learning_bad_input_raises_clear_error(fn, exc, needle) -> None:  # noqa: ANN001
     with pytest.raises(exc) as info:
         fn()
     assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"

@@ -14,7 +14,7 @@ from tests._project import ROOT
 
 CORE = ["attnlib", "attnlib.softmax", "attnlib.attention", "attnlib.attention_np", "attnlib.masks",
         "attnlib.modules", "attnlib.chunked", "attnlib.scratch", "attnlib.scaling", "attnlib.examples",
-        "attnlib.text", "attnlib.heads", "attnlib.cost", "attnlib._checks"]
+        "attnlib.text", "attnlib.heads", "attnlib.cost", "attnlib._checks", "attnlib.recurrence"]
 FORBIDDEN = ["matplotlib", "seaborn", "ipywidgets", "anywidget"]
 
 

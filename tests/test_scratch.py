@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 
 import attnlib
-from attnlib import examples, scratch
+from attnlib import examples, recurrence, scratch
 
 matplotlib.use("Agg")
 
@@ -253,17 +253,17 @@ def test_path_counts_agree_with_what_a_recurrence_can_see(n: int, data: st.DataO
     i = data.draw(st.integers(0, n - 2))
     j = data.draw(st.integers(i + 1, n - 1))
     tokens = [f"w{t}" for t in range(n)]
-    c = scratch.path_counts(tokens, tokens[i], tokens[j])
+    c = recurrence.path_counts(tokens, tokens[i], tokens[j])
     assert (c.source, c.target, c.rnn_steps_total) == (i + 1, j + 1, n)
     assert c.rnn_path_length == j - i and len(c.rnn_intermediate_states) == j - i - 1
     # nudging the source word changes the hidden states from the source's position on, never before
     rng = np.random.default_rng(n)
     x = rng.normal(size=(n, 4))
     w_x, w_h = rng.normal(size=(2, 4, 4))
-    h = scratch.rnn_forward(x, w_x, w_h)
+    h = recurrence.rnn_forward(x, w_x, w_h)
     x2 = x.copy()
     x2[i] += 1.0
-    changed = np.abs(scratch.rnn_forward(x2, w_x, w_h) - h).max(axis=1) > 0
+    changed = np.abs(recurrence.rnn_forward(x2, w_x, w_h) - h).max(axis=1) > 0
     assert changed.tolist() == [t >= i for t in range(n)]
     assert changed.nonzero()[0][0] + 1 == c.rnn_chain[0]
 
@@ -280,20 +280,20 @@ def test_attention_reaches_any_word_in_one_step() -> None:
 def test_path_counts_errors() -> None:
     tokens = examples.BANK_LOAN_SENTENCE.split()
     with pytest.raises(ValueError, match="'river'"):
-        scratch.path_counts(tokens, "river", "it")
+        recurrence.path_counts(tokens, "river", "it")
     with pytest.raises(ValueError, match="before"):
-        scratch.path_counts(tokens, "it", "bank")
+        recurrence.path_counts(tokens, "it", "bank")
 
 
 def test_rnn_forward_first_state_and_shapes() -> None:
     rng = np.random.default_rng(0)
     x, w_x, w_h = rng.normal(size=(6, 3)), rng.normal(size=(3, 5)), rng.normal(size=(5, 5))
-    h = scratch.rnn_forward(x, w_x, w_h)
+    h = recurrence.rnn_forward(x, w_x, w_h)
     assert h.shape == (6, 5)
     np.testing.assert_allclose(h[0], np.tanh(x[0] @ w_x))
     np.testing.assert_allclose(h[3], np.tanh(x[3] @ w_x + h[2] @ w_h))
     with pytest.raises(ValueError, match=r"\(5, 4\)"):
-        scratch.rnn_forward(x, w_x, w_h[:, :4])
+        recurrence.rnn_forward(x, w_x, w_h[:, :4])
 
 
 def test_multiply_adds_count_the_matrix_products() -> None:
@@ -301,13 +301,13 @@ def test_multiply_adds_count_the_matrix_products() -> None:
         return a * b * c
 
     for n, d in [(1, 1), (9, 4), (100, 32)]:
-        counts = scratch.multiply_adds(n, d)
+        counts = recurrence.multiply_adds(n, d)
         assert counts["rnn"] == n * (mm(1, d, d) + mm(1, d, d))
         assert counts["attention"] == 3 * mm(n, d, d) + mm(n, d, n) + mm(n, n, d)
 
 
 def test_timing_returns_one_positive_row_per_length() -> None:
-    rows = scratch.time_sequential_vs_parallel([2, 5], d=4, repeats=1)
+    rows = recurrence.time_sequential_vs_parallel([2, 5], d=4, repeats=1)
     assert [r.n for r in rows] == [2, 5]
     assert all(t > 0 for r in rows for t in r[1:])
 
@@ -333,12 +333,12 @@ def test_nudge_response_sees_the_recurrence_causality_and_the_attention_reach() 
     x = rng.normal(size=(7, 5))
     w_x, w_h = rng.normal(0, 0.4, size=(2, 5, 5))
     w_q, w_k, w_v = scratch.init_projections(5, 5, seed=rng)
-    r_rnn = scratch.nudge_response(lambda a: scratch.rnn_forward(a, w_x, w_h), x, 2)
-    r_att = scratch.nudge_response(lambda a: scratch.self_attention(a, w_q, w_k, w_v)[0], x, 2)
+    r_rnn = recurrence.nudge_response(lambda a: recurrence.rnn_forward(a, w_x, w_h), x, 2)
+    r_att = recurrence.nudge_response(lambda a: scratch.self_attention(a, w_q, w_k, w_v)[0], x, 2)
     assert np.all(r_rnn[:2] == 0) and np.all(r_rnn[2:] > 0)
     assert np.all(r_att > 0)
     # linear in the nudge: a smaller eps gives the same directional derivative
-    r_small = scratch.nudge_response(lambda a: scratch.rnn_forward(a, w_x, w_h), x, 2, eps=1e-7)
+    r_small = recurrence.nudge_response(lambda a: recurrence.rnn_forward(a, w_x, w_h), x, 2, eps=1e-7)
     np.testing.assert_allclose(r_small, r_rnn, rtol=1e-3, atol=1e-9)
     with pytest.raises(ValueError, match="7"):
-        scratch.nudge_response(lambda a: a, x, 7)
+        recurrence.nudge_response(lambda a: a, x, 7)

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_positive, check_positive_int
+from .._checks import as_finite_array, check_positive, check_positive_int
 from ..attention_np import scaled_dot_product_attention_np
 from ..scaling import entropy
 from ..softmax import softmax
@@ -157,34 +157,20 @@ def _to_numpy(x: Any) -> Any:
 def as_float_vector(x: Any, name: str, *, min_len: int = 1, max_len: int | None = None) -> np.ndarray:
     """``x`` (a sequence, array or tensor of numbers) as a finite float64 vector; ``ValueError`` naming
     the shape otherwise."""
-    x = _to_numpy(x)
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{name} must be a sequence of numbers, got {type(x).__name__}") from err
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-d, got shape {arr.shape}")
+    arr = as_finite_array(_to_numpy(x), name, ndim=1)
     if not min_len <= arr.shape[0] <= (max_len if max_len is not None else arr.shape[0]):
         bound = f"between {min_len} and {max_len}" if max_len is not None else f"at least {min_len}"
         raise ValueError(f"{name} must have {bound} entries, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or Inf (shape {arr.shape})")
     return arr
 
 
 def as_points(x: Any, name: str, n: int | None = None) -> np.ndarray:
     """``x`` as a finite float64 array of shape ``(n, 2)`` (points in the plane)."""
-    x = _to_numpy(x)
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise ValueError(f"{name} must be an (n, 2) array of numbers, got {type(x).__name__}") from err
+    arr = as_finite_array(_to_numpy(x), name)
     if arr.ndim != 2 or arr.shape[1] != 2 or not 1 <= arr.shape[0] <= MAX_SCORES:
         raise ValueError(f"{name} must have shape (n, 2) with 1 <= n <= {MAX_SCORES}, got shape {arr.shape}")
     if n is not None and arr.shape[0] != n:
         raise ValueError(f"{name} must have {n} rows (one per key), got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or Inf (shape {arr.shape})")
     return arr
 
 

@@ -11,15 +11,25 @@ from pathlib import Path
 
 import pytest
 
-from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider, _math
+from attnlib.widgets import (
+    AskModel,
+    DotProductSpread,
+    GeometricAttention,
+    SoftmaxSharpening,
+    TemperatureSlider,
+    TrainingReplay,
+    _math,
+)
 
+from . import learning_driver as ld
 from . import widget_driver as wd
 from .conftest import ROOT, SITE
 
 pytestmark = pytest.mark.browser
 
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
-CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention)}
+CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
+                                    TrainingReplay, AskModel)}
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
@@ -177,6 +187,8 @@ CHECKS = {
     "TemperatureSlider": _check_temperature,
     "DotProductSpread": _check_spread,
     "GeometricAttention": _check_geometric,
+    "TrainingReplay": ld.check_replay,
+    "AskModel": ld.check_ask,
 }
 
 
