@@ -7,14 +7,11 @@ failure (strict, so it reports when the budget is met), and the measured floor i
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
-from .conftest import ROOT, SITE
+from tools import page_weight as pw
 
-sys.path.insert(0, str(ROOT / "tools"))
-import page_weight as pw  # noqa: E402
+from .conftest import SITE
 
 pytestmark = pytest.mark.browser
 
