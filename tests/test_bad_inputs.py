@@ -127,6 +127,9 @@ CASES = [
     ("grouped_bars length", lambda: plots.grouped_bars({"a": [1, 2]}, ["x"]), ValueError, "(2,)"),
     ("histograms NaN", lambda: plots.histograms({"a": [1.0, np.nan]}), ValueError, "NaN"),
     ("growth zero on log axes", lambda: plots.growth([1, 2], {"t": [0.0, 1.0]}), ValueError, "'t' must be > 0"),
+    ("tiling block_size 0", lambda: plots.tiling(8, 0), ValueError, "block_size must be a positive int, got 0"),
+    ("tiling current out of range", lambda: plots.tiling(8, 4, current=(2, 0)), ValueError, "(2, 0)"),
+    ("tiling causal future", lambda: plots.tiling(8, 4, current=(0, 1), causal=True), ValueError, "causal future"),
     # text
     ("one_hot unknown word", lambda: text.one_hot(["zebra"], ["cat", "dog"]), ValueError, "zebra"),
     ("cosine of zero vector", lambda: text.cosine_similarity([0, 0], [1, 0]), ValueError, "zero vector"),
@@ -226,6 +229,36 @@ LEARNING_CASES = [
 
 @pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in LEARNING_CASES], ids=[c[0] for c in LEARNING_CASES])
 def test_learning_bad_input_raises_clear_error(fn, exc, needle) -> None:  # noqa: ANN001
+    with pytest.raises(exc) as info:
+        fn()
+    assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"
+
+
+# --- attnbook.exercises (the exercise checker) -----------------------------------------------------
+# A reader's bad *answer* is a verdict, never an exception (tests/test_exercises.py); these are bad
+# arguments to the checker itself and to the exercise data types.
+from attnbook import exercises as ex_mod  # noqa: E402
+
+_MISC = ex_mod.Misconception("k", "name", "hint")
+
+EXERCISE_CASES = [
+    ("exercise id unknown", lambda: ex_mod.diagnose("99.9", 1.0), KeyError, "'99.9'"),
+    ("exercise id not a str", lambda: ex_mod.check(7.2, 1.0), KeyError, "7.2"),
+    ("show chapter unknown", lambda: ex_mod.show("99"), ValueError, "'99'"),
+    ("numeric answer NaN", lambda: ex_mod.Numeric(lambda: float("nan"), tol=0.1, expect="x"), ValueError, "nan"),
+    ("choice correct not an option", lambda: ex_mod.Choice([("a", "x")], "b"), ValueError, "'b'"),
+    ("mistake with two answers", lambda: ex_mod.Mistake(_MISC, value=lambda: 1.0, option="a"), ValueError, "exactly one"),
+    ("exercise id malformed", lambda: ex_mod.Exercise(
+        "7.2", "compute", "s", "p", ex_mod.Numeric(lambda: 1.0, tol=0.1, expect="x"), [], "h",
+        ex_mod.Section("07_i_am_happy", "t")), ValueError, "'7.2'"),
+    ("exercise kind unknown", lambda: ex_mod.Exercise(
+        "07.9", "guess", "s", "p", ex_mod.Numeric(lambda: 1.0, tol=0.1, expect="x"), [], "h",
+        ex_mod.Section("07_i_am_happy", "t")), ValueError, "'guess'"),
+]
+
+
+@pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in EXERCISE_CASES], ids=[c[0] for c in EXERCISE_CASES])
+def test_exercise_checker_bad_arguments(fn, exc, needle) -> None:
     with pytest.raises(exc) as info:
         fn()
     assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"

@@ -9,9 +9,8 @@ function attentionMap({ words, name, width = 330 }) {
   const cell = Math.min(34, (width - left - 4) / n);
   const height = top + n * cell + 4;
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "attnw-chart", role: "img", "data-name": name });
-  const desc = s("title", { text: "attention map" });
-  svg.append(desc);
-  const rects = [], texts = [];
+  svg.append(s("title", { text: `attention map of: ${words.join(" ")} (rows attend to columns)` }));
+  const rects = [], texts = [], shown = new Array(n * n).fill(null);
   for (let j = 0; j < n; j++) {
     const x = left + (j + 0.5) * cell;
     svg.append(s("text", { x, y: top - 6, class: "attnw-barlab", "text-anchor": "start", transform: `rotate(-40 ${x} ${top - 6})`, text: words[j] }));
@@ -29,16 +28,19 @@ function attentionMap({ words, name, width = 330 }) {
   return {
     el: svg,
     update(map) {
+      // Only cells whose printed value changed are touched: fewer DOM writes, less style and layout work.
       for (let i = 0; i < n; i++) {
         for (let j = 0; j < n; j++) {
+          const text = fmt(map[i][j], 2);
+          if (shown[i * n + j] === text) continue;
+          shown[i * n + j] = text;
           const w = Number.isFinite(map[i][j]) ? clamp(map[i][j], 0, 1) : 0;
-          rects[i * n + j].setAttribute("fill-opacity", String(w));
+          rects[i * n + j].setAttribute("fill-opacity", text === "–" ? "0" : text);
           const t = texts[i * n + j];
-          t.textContent = fmt(map[i][j], 2);
+          t.textContent = text;
           t.setAttribute("fill", w > 0.5 ? "#ffffff" : PALETTE.ink);
         }
       }
-      desc.textContent = `attention map, rows ${words.join(" ")}`;
     },
   };
 }

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.browser
 
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
 CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
-                                   DecodingStepper, TrainingReplay, AskModel)}
+                                    TrainingReplay, AskModel, DecodingStepper)}
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
