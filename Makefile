@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 PORT ?= 8000
 # pytest exits 5 when it collects no test; that alone must not fail a run (the nbval report plugin
 # fails the run itself when no stored output was compared).
-PYTEST = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; }; pytest_rc
+PYTEST_RC = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; };
+PYTEST = $(PYTEST_RC) pytest_rc
 
 .PHONY: book site serve test lint execute clean help browser-deps colab-cell site-size bench bench-build bench-widgets
 
@@ -69,19 +70,25 @@ execute: $(STAMP)
 	done
 
 # --- tests -----------------------------------------------------------------------------------
+# Each step prints its wall time; the last line sums them up. Unit tests with nbval, and the browser
+# tests, run on two pytest-xdist workers (one per core): nbval keeps every notebook's cells in one
+# worker, in order (--dist loadscope); the browser tests keep every test of one page in one worker
+# (--dist loadscope, with the page as the scope: tests/browser/conftest.py), which loads it once.
+XDIST ?= -n 2
+TIMES := _build/.test-times
+STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); echo "==> $$name"; "$$@"; \
+  local dt=$$(( $$(date +%s) - t0 )); echo "    $$name: $$dt s"; printf '%5d s  %s\n' "$$dt" "$$name" >> $(TIMES); }; step
 test: $(STAMP) $(NPM_STAMP) browser-deps
-	@echo "==> [1/5] lint (ruff)"
-	$(BIN)/ruff check .
-	@echo "==> [2/5] unit and property tests"
-	$(PYTEST) tests --ignore=tests/browser
-	@echo "==> [3/5] nbval: re-run every chapter and compare its stored outputs"
-	$(PYTEST) -p tests.nbval_report --nbval --nbval-current-env \
-	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 book/
-	@echo "==> [4/5] build the site"
-	$(MAKE) --no-print-directory site
-	@echo "==> [5/5] browser tests (Debian's chromium via Playwright, all other hosts blocked)"
-	$(PYTEST) tests/browser
-	@echo "==> all tests passed"
+	@mkdir -p _build && : > $(TIMES)
+	@$(STEP) "[1/4] lint (ruff)" $(BIN)/ruff check .
+	@$(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
+	  pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
+	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser book/
+	@$(STEP) "[3/4] build the site" $(MAKE) --no-print-directory site
+	@$(STEP) "[4/4] browser tests (Debian's chromium via Playwright, all other hosts blocked)" \
+	  pytest_rc $(XDIST) --dist loadscope tests/browser
+	@echo "==> all tests passed; time per step:"; cat $(TIMES); \
+	  echo "$$(awk '{s += $$1} END {printf "%5d s", s}' $(TIMES))  in all"
 
 # Debian's chromium for the browser tests; installed with apt in CI (never a downloaded browser).
 browser-deps:
@@ -102,7 +109,7 @@ bench-build: $(STAMP) $(NPM_STAMP)
 # Latency of the sliders on the built site: input event -> numbers redrawn, measured in Chromium.
 bench-widgets: $(STAMP) browser-deps
 	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
-	$(BIN)/python benchmarks/bench_widgets.py
+	$(BIN)/python -m benchmarks.bench_widgets
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import nbformat
 
-from .test_build_strict import _build, _mini_book
+from ._minibook import build, mini_book
 
 
 def _book(tmp: Path, chapters: dict[str, list]) -> Path:
     """The strict-build mini-book (config, _ext, front-end assets), with one notebook per chapter."""
-    _mini_book(tmp, [])
+    mini_book(tmp, [])
     (tmp / "book" / "chapter.ipynb").unlink()
     toc = "format: jb-book\nroot: book/intro\nchapters:\n" + "".join(f"  - file: book/{c}\n" for c in chapters)
     (tmp / "_toc.yml").write_text(toc, encoding="utf-8")
@@ -29,7 +29,7 @@ def _book(tmp: Path, chapters: dict[str, list]) -> Path:
 def test_notebooks_are_executed_in_parallel_and_rendered_from_the_cache(tmp_path: Path) -> None:
     book = _book(tmp_path, {"one": [nbformat.v4.new_code_cell("print('first chapter', 6 * 7)")],
                             "two": [nbformat.v4.new_code_cell("print('second chapter', 2 ** 10)")]})
-    res = _build(book)
+    res = build(book)
     log = res.stdout + res.stderr
     assert res.returncode == 0, log[-3000:]
     lines = "\n".join(ln for ln in log.splitlines() if "notebook" in ln.lower() or "parallel" in ln.lower())
@@ -48,7 +48,7 @@ def test_notebooks_are_executed_in_parallel_and_rendered_from_the_cache(tmp_path
 def test_a_failing_notebook_still_fails_the_build_with_its_name(tmp_path: Path) -> None:
     book = _book(tmp_path, {"good": [nbformat.v4.new_code_cell("print('fine')")],
                             "broken": [nbformat.v4.new_code_cell("boom = 1 / 0  # the broken cell")]})
-    res = _build(book)
+    res = build(book)
     log = res.stdout + res.stderr
     assert res.returncode != 0
     assert "1 left for myst-nb to execute and report" in log

@@ -1,4 +1,4 @@
-"""The site's own front-end assets (_ext/attnbook.py): the files the pages load are copied from the
+"""The site's own front-end assets (_ext/site_tweaks.py): the files the pages load are copied from the
 pinned npm packages, without source maps, and the config points at exactly those files."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ NODE_MODULES = ROOT / "node_modules"
 
 
 def _attnbook():
-    spec = importlib.util.spec_from_file_location("attnbook", ROOT / "_ext" / "attnbook.py")
+    spec = importlib.util.spec_from_file_location("site_tweaks", ROOT / "_ext" / "site_tweaks.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
