@@ -11,12 +11,13 @@ PORT ?= 8000
 PYTEST_RC = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; };
 PYTEST = $(PYTEST_RC) pytest_rc
 
-.PHONY: book site serve test lint execute clean help browser-deps colab-cell site-size bench bench-build bench-widgets
+.PHONY: book site serve test test-envs lint execute clean help browser-deps colab-cell site-size bench bench-build bench-widgets
 
 help:
 	@echo "make book   build the site into _build/html"
 	@echo "make serve  serve _build/html on http://localhost:$(PORT)"
 	@echo "make test   lint, unit/property tests, nbval on every chapter, browser tests"
+	@echo "make test-envs  every chapter in a fresh Binder and a Colab-like environment (slow)"
 	@echo "make execute  re-run every chapter from a clean kernel and store its outputs (authors)"
 	@echo "make bench  time and peak memory of readable, chunked and fused attention -> benchmarks/RESULTS.md"
 	@echo "make bench-build  time a clean, a no-op and a one-cell book build on a temporary copy"
@@ -47,15 +48,29 @@ $(NPM_STAMP): package.json package-lock.json
 book: site
 	@echo "==> built: open $(CURDIR)/_build/html/index.html, or run 'make serve'"
 
-# The site serves its own front-end assets: _ext/attnbook.py copies them from node_modules (hence
+# The site serves its own front-end assets: _ext/site_tweaks.py copies them from node_modules (hence
 # the npm stamp). jupyter-cache keys a notebook on its code cells only, so after a change to attnlib
 # (e.g. a widget's ES module, embedded in the page through the widget state) the cached outputs would
 # be stale: drop the cache, and the build re-executes the chapters.
+#
+# Before Sphinx reads the pages, jupyter-cache's own command line (jcache) executes the chapters that
+# its cache (myst-nb's, _config.yml: execute_notebooks: cache) does not hold yet, two at a time: the
+# project is the notebooks of book/ as they are now; `project execute` runs only the outdated ones, in
+# parallel. The build then renders every chapter from the cache. A chapter that fails here is not
+# cached: the build executes it again and reports the failing cell (-W fails the build). jcache asks
+# before it creates or clears anything, hence `yes`. EXEC_TIMEOUT is execute.timeout of _config.yml.
 JCACHE := _build/.jupyter_cache
+EXEC_TIMEOUT := 180
+JCACHE_CLI := { yes || :; } | $(BIN)/jcache
 site: $(STAMP) $(NPM_STAMP)
 	@if [ -f $(JCACHE)/global.db ] && [ -n "$$(find attnlib -newer $(JCACHE)/global.db -type f ! -name "*.pyc" -print -quit)" ]; then \
 	  echo "==> attnlib changed since the notebooks were cached: dropping $(JCACHE)"; rm -rf $(JCACHE); fi
-	@echo "==> building the book (notebooks executed with execute_notebooks: cache; -W: warnings fail)"
+	@echo "==> executing the chapters that are not in the cache, two at a time (jcache)"
+	@$(JCACHE_CLI) notebook -p $(JCACHE) clear > /dev/null
+	@$(JCACHE_CLI) notebook -p $(JCACHE) add book/*.ipynb > /dev/null
+	@$(JCACHE_CLI) project -p $(JCACHE) execute --executor local-parallel --timeout $(EXEC_TIMEOUT) \
+	  --verbosity WARNING 2>&1 | { grep -v "Kernel is running over TCP" || :; }
+	@echo "==> building the book (cached chapters rendered; -W: warnings fail)"
 	$(BIN)/jupyter-book build -W -n --keep-going .
 
 serve:
@@ -83,12 +98,19 @@ test: $(STAMP) $(NPM_STAMP) browser-deps
 	@$(STEP) "[1/4] lint (ruff)" $(BIN)/ruff check .
 	@$(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
 	  pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
-	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser book/
+	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
 	@$(STEP) "[3/4] build the site" $(MAKE) --no-print-directory site
 	@$(STEP) "[4/4] browser tests (Debian's chromium via Playwright, all other hosts blocked)" \
 	  pytest_rc $(XDIST) --dist loadscope tests/browser
 	@echo "==> all tests passed; time per step:"; cat $(TIMES); \
 	  echo "$$(awk '{s += $$1} END {printf "%5d s", s}' $(TIMES))  in all"
+
+# Every chapter in the two environments readers run it in, Binder's and a Colab-like one, each made
+# from its own files alone and cached by their hash (tests/envs/test_reader_envs.py). Too slow for
+# `make test` (two environments with torch, every chapter twice): its own target and CI job.
+test-envs: $(STAMP)
+	@mkdir -p _build && : > $(TIMES)
+	@$(STEP) "reader environments: every chapter on Binder and on Colab" pytest_rc tests/envs
 
 # Debian's chromium for the browser tests; installed with apt in CI (never a downloaded browser).
 browser-deps:
