@@ -63,8 +63,8 @@ JCACHE := _build/.jupyter_cache
 EXEC_TIMEOUT := 180
 JCACHE_CLI := { yes || :; } | $(BIN)/jcache
 site: $(STAMP) $(NPM_STAMP)
-	@if [ -f $(JCACHE)/global.db ] && [ -n "$$(find attnlib -newer $(JCACHE)/global.db -type f ! -name "*.pyc" -print -quit)" ]; then \
-	  echo "==> attnlib changed since the notebooks were cached: dropping $(JCACHE)"; rm -rf $(JCACHE); fi
+	@if [ -f $(JCACHE)/global.db ] && [ -n "$$(find attnlib attnbook -newer $(JCACHE)/global.db -type f ! -name "*.pyc" -print -quit)" ]; then \
+	  echo "==> attnlib or attnbook changed since the notebooks were cached: dropping $(JCACHE)"; rm -rf $(JCACHE); fi
 	@echo "==> executing the chapters that are not in the cache, two at a time (jcache)"
 	@$(JCACHE_CLI) notebook -p $(JCACHE) clear > /dev/null
 	@$(JCACHE_CLI) notebook -p $(JCACHE) add book/*.ipynb > /dev/null
