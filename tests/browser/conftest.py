@@ -31,6 +31,7 @@ class PageScheduling(LoadScopeScheduling):
         return page_scope(nodeid)
 
 
+@pytest.hookimpl(optionalhook=True)  # the hook exists only when xdist is loaded
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """With ``-n 2 --dist loadscope``, send every test of one page to one worker, which loads that
     page once. (xdist's own ``loadgroup`` cannot be used: with pytest 9 its ``xdist_group`` marks are
