@@ -81,6 +81,18 @@ def _binder_requirements(tmp: Path) -> Path:
     return out
 
 
+def _source(tmp: Path) -> Path:
+    """What ``pip install git+URL`` builds from: the package's files in a folder of their own (pip
+    builds a local folder in place, and its build/ must not land in the repository)."""
+    src = tmp / "attnlib-src"
+    for name in ("pyproject.toml", "README.md"):
+        src.mkdir(exist_ok=True)
+        shutil.copy(ROOT / name, src / name)
+    for package in ("attnlib", "attnbook"):
+        shutil.copytree(ROOT / package, src / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return src
+
+
 def _root_pin(name: str) -> str:
     for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
         if line.split("==")[0].strip().lower() == name:
@@ -108,11 +120,12 @@ def colab_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     def build(env: Path) -> None:
         _pip(env, *(_root_pin(n) for n in COLAB_PREINSTALLED), KERNEL)
-        _pip(env, f"{ROOT}[{','.join(EXTRAS)}]")  # the install cell's requirement, with its dependencies
+        src = _source(tmp_path_factory.mktemp("colab-deps"))
+        _pip(env, f"{src}[{','.join(EXTRAS)}]")  # the install cell's requirement, with its dependencies
 
     env = _fresh_env("colab", files, build)
     # attnlib itself as it is now, not editable (as pip installs it from git): a fresh copy every session
-    _pip(env, "--no-deps", "--force-reinstall", str(ROOT), cwd=tmp_path_factory.mktemp("colab-install"))
+    _pip(env, "--no-deps", "--force-reinstall", str(_source(tmp_path_factory.mktemp("colab-install"))))
     return env
 
 
