@@ -124,6 +124,9 @@ CASES = [
     ("grouped_bars length", lambda: plots.grouped_bars({"a": [1, 2]}, ["x"]), ValueError, "(2,)"),
     ("histograms NaN", lambda: plots.histograms({"a": [1.0, np.nan]}), ValueError, "NaN"),
     ("growth zero on log axes", lambda: plots.growth([1, 2], {"t": [0.0, 1.0]}), ValueError, "'t' must be > 0"),
+    ("tiling block_size 0", lambda: plots.tiling(8, 0), ValueError, "block_size must be a positive int, got 0"),
+    ("tiling current out of range", lambda: plots.tiling(8, 4, current=(2, 0)), ValueError, "(2, 0)"),
+    ("tiling causal future", lambda: plots.tiling(8, 4, current=(0, 1), causal=True), ValueError, "causal future"),
     # text
     ("one_hot unknown word", lambda: text.one_hot(["zebra"], ["cat", "dog"]), ValueError, "zebra"),
     ("cosine of zero vector", lambda: text.cosine_similarity([0, 0], [1, 0]), ValueError, "zero vector"),

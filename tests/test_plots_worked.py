@@ -181,3 +181,31 @@ def test_document_printed_values_have_the_shapes_of_the_computation() -> None:
     assert examples.HAPPY_EMBEDDINGS.shape == (3, 3) and len(examples.HAPPY_WORDS) == 3
     assert examples.STEP_Q.shape == examples.STEP_V.shape == (3, 4)
     assert "it" in examples.PRONOUN_SENTENCE and all(w in examples.PRONOUN_SENTENCE for w in examples.IT_WORDS)
+
+
+# --- tiling ("Attention at scale") -------------------------------------------------------------
+
+
+def _tile_faces(ax) -> list[tuple[float, float, tuple]]:
+    """(x, y, facecolor) of the square tiles of the score matrix (the patches left of the state column)."""
+    from matplotlib.patches import Rectangle
+
+    return [(p.get_x(), p.get_y(), p.get_facecolor(), p.get_hatch()) for p in ax.patches
+            if isinstance(p, Rectangle) and p.get_x() < 600]
+
+
+def test_tiling_draws_one_tile_per_block_pair_and_skips_the_causal_future() -> None:
+    import matplotlib.colors as mcolors
+
+    ax = plots.tiling(600, 128, current=(2, 1), causal=True)
+    tiles = _tile_faces(ax)
+    assert len(tiles) == 5 * 5  # 600 = 4 * 128 + 88: five blocks each way, the last partial
+    hatched = {(x, y) for x, y, _, h in tiles if h}
+    # a key block is skipped when it starts after the last query of the block: strictly above the diagonal
+    assert hatched == {(kx, qy) for qy in (0, 128, 256, 384, 512) for kx in (0, 128, 256, 384, 512) if kx > qy}
+    current = [(x, y) for x, y, f, _ in tiles if mcolors.to_hex(f) == plots.style.PALETTE["orange"].lower()]
+    assert current == [(128, 256)]
+    done = [(x, y) for x, y, f, h in tiles if mcolors.to_hex(f) == "#cfe6f5"]
+    assert sorted(done) == sorted([(0, 0), (0, 128), (128, 128), (0, 256)])
+    labels = {t.get_text() for t in ax.texts}
+    assert {"m", "ℓ", "a"} <= labels
