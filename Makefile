@@ -54,8 +54,8 @@ book: site
 # be stale: drop the cache, and the build re-executes the chapters.
 JCACHE := _build/.jupyter_cache
 site: $(STAMP) $(NPM_STAMP)
-	@if [ -f $(JCACHE)/global.db ] && [ -n "$$(find attnlib -newer $(JCACHE)/global.db -type f ! -name "*.pyc" -print -quit)" ]; then \
-	  echo "==> attnlib changed since the notebooks were cached: dropping $(JCACHE)"; rm -rf $(JCACHE); fi
+	@if [ -f $(JCACHE)/global.db ] && [ -n "$$(find attnlib attnbook -newer $(JCACHE)/global.db -type f ! -name "*.pyc" -print -quit)" ]; then \
+	  echo "==> attnlib or attnbook changed since the notebooks were cached: dropping $(JCACHE)"; rm -rf $(JCACHE); fi
 	@echo "==> building the book (notebooks executed with execute_notebooks: cache; -W: warnings fail)"
 	$(BIN)/jupyter-book build -W -n --keep-going .
 

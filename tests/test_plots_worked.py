@@ -130,8 +130,8 @@ def test_convex_hull_of_a_square_with_an_inner_point() -> None:
 
 def test_compare_row_verdicts() -> None:
     assert compare_row("[0.30, 0.33, 0.37]", [0.2994, 0.3321, 0.3685]) == "same"
-    assert compare_row("0.53", 0.5207) == "rounding"
-    assert compare_row("[0.26, 0.37, 0.37]", torch.tensor([0.2514, 0.3260, 0.4227])) == "WRONG"
+    assert compare_row("0.53", 0.5207) == "last digit"
+    assert compare_row("[0.26, 0.37, 0.37]", torch.tensor([0.2514, 0.3260, 0.4227])) == "differs"
 
 
 def test_compare_row_rejects_count_mismatch_and_non_strings() -> None:
@@ -144,8 +144,8 @@ def test_compare_row_rejects_count_mismatch_and_non_strings() -> None:
 def test_side_by_side_lists_each_row_with_its_verdict() -> None:
     text = side_by_side([("a", "1.00", 1.0), ("b", "[2.0, 3.0]", [2.0, 3.9])], decimals=2)
     lines = text.splitlines()
-    assert lines[0].split() == ["quantity", "document", "attnlib", "verdict"]
-    assert lines[2].split()[-1] == "same" and lines[3].split()[-1] == "WRONG"
+    assert lines[0].split() == ["quantity", "document", "attnlib", "vs", "exact"]
+    assert lines[2].split()[-1] == "same" and lines[3].split()[-1] == "differs"
     assert "[2.00, 3.90]" in lines[3]
     with pytest.raises(ValueError, match="at least one"):
         side_by_side([])

@@ -1,0 +1,187 @@
+// The book's exercises, answered in the page itself (no kernel). attnbook/exercises/_page.py puts this
+// module after each chapter's exercise data (JSON made by export() in Python: the answer attnlib
+// computed and the wrong answer of every misconception, as numbers). diagnose() below is the rule of
+// attnbook/exercises/_core.py, line for line: the same input gives the same verdict in both. Code
+// exercises show the task and point to a live kernel.
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const SEPARATORS = /[\s,;()[\]]+/;
+const NONFINITE = ["nan", "inf", "+inf", "-inf", "infinity", "-infinity"];
+
+class AnswerError extends Error {}
+
+// parse_numbers in _core.py: numbers separated by commas, spaces or semicolons; brackets ignored.
+function parseNumbers(text, expect) {
+  if (text === null || text === undefined) throw new AnswerError(`Empty answer: enter ${expect}.`);
+  const tokens = String(text).trim().split(SEPARATORS).filter((t) => t.length > 0);
+  if (tokens.length === 0) throw new AnswerError(`Empty answer: enter ${expect}.`);
+  const values = [];
+  for (const t of tokens) {
+    if (NONFINITE.includes(t.toLowerCase())) {
+      throw new AnswerError("Your answer contains NaN or infinity: enter finite numbers.");
+    }
+    if (!NUMBER.test(t)) throw new AnswerError(`Expected ${expect}; '${t}' is not a number.`);
+    values.push(Number(t));
+  }
+  if (!values.every(Number.isFinite)) throw new AnswerError("Your answer contains NaN or infinity: enter finite numbers.");
+  return values;
+}
+
+function matches(got, target, tol) {
+  if (got.length !== target.length) return false;
+  for (let i = 0; i < got.length; i++) if (!(Math.abs(got[i] - target[i]) <= tol + 1e-12)) return false;
+  return true;
+}
+
+function parseOption(answer, keys) {
+  const choices = keys.join(", ");
+  if (answer === null || answer === undefined || String(answer).trim() === "") {
+    throw new AnswerError(`Empty answer: choose one of ${choices}.`);
+  }
+  const raw = String(answer).trim();
+  const key = raw.replace(/^\(+|\)+$/g, "").toLowerCase();
+  if (!keys.includes(key)) throw new AnswerError(`Choose one of ${choices}; '${raw}' is not one of them.`);
+  return key;
+}
+
+function verdict(ex, status, message, link) {
+  return { status, title: ex.titles[status], message, href: link ? ex.href : null, linkTitle: link ? ex.linkTitle : null };
+}
+
+function misconception(m) {
+  return { status: "misconception", title: m.title, message: m.hint, href: m.href, linkTitle: m.linkTitle, key: m.key };
+}
+
+function diagnoseNumeric(ex, spec, text, mistakes) {
+  const got = parseNumbers(text, spec.expect);
+  if (matches(got, spec.value, spec.tol)) return verdict(ex, "correct", ex.why, false);
+  for (const m of mistakes) if (m.value && matches(got, m.value, spec.tol)) return misconception(m);
+  if (got.length !== spec.value.length) {
+    throw new AnswerError(`Expected ${spec.expect}, got ${got.length} number${got.length !== 1 ? "s" : ""}.`);
+  }
+  return verdict(ex, "not-yet", ex.hint, true);
+}
+
+function diagnoseChoice(ex, spec, answer) {
+  const key = parseOption(answer, spec.options.map((o) => o[0]));
+  if (key === spec.correct) return verdict(ex, "correct", ex.why, false);
+  for (const m of ex.mistakes) if (m.option === key) return misconception(m);
+  return verdict(ex, "not-yet", ex.hint, true);
+}
+
+function diagnoseFindError(ex, spec, step, text) {
+  const key = parseOption(step, spec.steps.map((s) => s[0]));
+  if (key !== spec.wrong) {
+    for (const m of ex.mistakes) if (m.option === key) return misconception(m);
+    return verdict(ex, "not-yet", ex.hint, true);
+  }
+  const v = diagnoseNumeric(ex, spec.value, text, ex.mistakes.filter((m) => m.value));
+  return v.status === "not-yet" ? verdict(ex, "not-yet", spec.valueHint, true) : v;
+}
+
+// The verdict on an answer: `answer` is the text of the input (numeric), the chosen key (choice), or
+// {step, value} (find the error).
+function diagnose(ex, answer) {
+  try {
+    const spec = ex.answer;
+    if (spec.type === "numeric") return diagnoseNumeric(ex, spec, answer, ex.mistakes);
+    if (spec.type === "choice") return diagnoseChoice(ex, spec, answer);
+    if (spec.type === "find-error") return diagnoseFindError(ex, spec, answer.step, answer.value);
+    return verdict(ex, "invalid", "Run code exercises in a live kernel.", false);
+  } catch (err) {
+    if (err instanceof AnswerError) return verdict(ex, "invalid", err.message, false);
+    throw err;
+  }
+}
+
+// --- the page --------------------------------------------------------------------------------------
+function el(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function showVerdict(box, ex, v) {
+  box.replaceChildren();
+  box.dataset.status = v.status;
+  box.append(el("strong", { class: "attnex-verdict-title", text: `${ex.id} — ${v.title}` }));
+  if (v.message) box.append(" ", el("span", { class: "attnex-verdict-message", text: v.message }));
+  if (v.href) {
+    box.append(" ", el("a", { href: v.href, class: "attnex-verdict-link", text: `See: ${v.linkTitle}` }));
+  }
+}
+
+function radioGroup(name, legend, options) {
+  const fs = el("fieldset", {}, [el("legend", { text: legend })]);
+  for (const [key, text] of options) {
+    const id = `${name}-${key}`;
+    const input = el("input", { type: "radio", name, id, value: key, "data-name": "option" });
+    fs.append(el("label", { class: "attnex-option", for: id }, [input, text ? ` ${key}. ${text}` : ` step ${key}`]));
+  }
+  return fs;
+}
+
+function textInput(id, label, placeholder) {
+  const input = el("input", { type: "text", id, "data-name": "answer", placeholder, autocomplete: "off",
+    spellcheck: "false" });
+  return [el("label", { for: id, text: label }), input];
+}
+
+function render(section, ex) {
+  const holder = section.querySelector(".attnex-form");
+  const box = section.querySelector(".attnex-feedback");
+  const base = `attnex-${ex.id.replace(".", "-")}`;
+  const spec = ex.answer;
+  if (spec.type === "code") {
+    const form = holder;
+    form.append(el("p", {}, [el("code", { text: spec.signature }), ` → ${spec.returns}.`]));
+    const run = el("p", { class: "attnex-run" }, ["Code runs in a live kernel: ",
+      el("a", { href: spec.binder, text: "Binder" }), ", ", el("a", { href: spec.colab, text: "Colab" }),
+      ", or Live Code (the rocket icon at the top of this page). The checker recognises: ",
+      ex.mistakes.map((m) => m.name).join("; "), "."]);
+    form.append(run);
+    return;
+  }
+  const form = el("form", { class: "attnex-form", "aria-label": `Answer to exercise ${ex.id}` });
+  holder.replaceWith(form);
+  let read;
+  if (spec.type === "numeric") {
+    form.append(...textInput(`${base}-answer`, "Your answer:", spec.expect));
+    read = () => form.querySelector('[data-name="answer"]').value;
+  } else if (spec.type === "choice") {
+    form.append(radioGroup(`${base}-option`, "Your answer:", spec.options));
+    read = () => (form.querySelector('input[data-name="option"]:checked') || { value: "" }).value;
+  } else {
+    form.append(radioGroup(`${base}-step`, "The step with the slip:", spec.steps.map(([k]) => [k, ""])));
+    form.append(...textInput(`${base}-answer`, "Its right value:", spec.value.expect));
+    read = () => ({
+      step: (form.querySelector('input[data-name="option"]:checked') || { value: "" }).value,
+      value: form.querySelector('[data-name="answer"]').value,
+    });
+  }
+  form.append(el("button", { type: "submit", "data-name": "check", text: "Check" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    showVerdict(box, ex, diagnose(ex, read()));
+  });
+}
+
+function hydrate() {
+  for (const set of document.querySelectorAll(".attnex-set:not([data-ready])")) {
+    set.dataset.ready = "1";
+    const data = JSON.parse(set.querySelector("script.attnex-data").textContent);
+    const byId = Object.fromEntries(data.map((ex) => [ex.id, ex]));
+    for (const section of set.querySelectorAll("section.attnex")) {
+      const ex = byId[section.dataset.exercise];
+      if (ex) render(section, ex);
+    }
+  }
+}
+
+window.attnbookExercises = { diagnose };
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", hydrate);
+else hydrate();

@@ -1,0 +1,188 @@
+"""The exercises on the built site, with every host but the local server blocked: a reader types right
+and wrong answers into the page (no kernel), and the feedback the page shows equals the verdict of the
+Python checker for the same input. Also: answering works with the keyboard alone, the cards fit a
+390 px wide screen, and every link a verdict can show points at a section that exists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, diagnose, export
+
+from .conftest import SITE
+
+pytestmark = pytest.mark.browser
+
+
+def _page_of(eid: str) -> str:
+    return f"book/{EXERCISES[eid].section.chapter}.html"
+
+
+def _answers(eid: str) -> list[object]:
+    """What a reader might enter: the right answer, every misconception, an unrelated answer, bad input."""
+    ex = EXERCISES[eid]
+    spec = ex.answer
+
+    def text(values: np.ndarray) -> str:
+        return ", ".join(f"{v:.6g}" if abs(v) >= 1e-3 else f"{v:.6f}" for v in values)
+
+    if isinstance(spec, Numeric):
+        out: list[object] = [text(spec.value)] + [text(m.computed) for m in ex.mistakes]
+        return out + [text(spec.value * 1.7 + 13.0), "abc", "", "nan"]
+    if isinstance(spec, Choice):
+        return [k for k in spec.keys] + [""]
+    assert isinstance(spec, FindError)
+    right = text(spec.value.value)
+    out = [(spec.wrong_step, right)] + [(m.option, right) if m.option else (spec.wrong_step, text(m.computed))
+                                        for m in ex.mistakes]
+    return out + [(spec.wrong_step, text(spec.value.value * 1.7 + 13.0)), ("", right), (spec.wrong_step, "x")]
+
+
+STATIC_IDS = [eid for eid, ex in sorted(EXERCISES.items()) if not isinstance(ex.answer, Code)]
+BY_PAGE: dict[str, list[str]] = defaultdict(list)
+for _eid in STATIC_IDS:
+    BY_PAGE[_page_of(_eid)].append(_eid)
+
+
+def _card(page, eid: str):  # noqa: ANN001, ANN202
+    return page.locator(f'section.attnex[data-exercise="{eid}"]')
+
+
+def _enter(page, eid: str, answer: object, *, keyboard: bool = False) -> dict[str, str]:  # noqa: ANN001
+    """Type ``answer`` into the exercise's form as a reader does, press Check, read the feedback."""
+    card = _card(page, eid)
+    spec = EXERCISES[eid].answer
+    if isinstance(spec, Numeric):
+        card.locator('input[data-name="answer"]').fill(str(answer))
+    elif isinstance(spec, Choice):
+        card.locator('input[data-name="option"]').evaluate_all("els => els.forEach(e => { e.checked = false; })")
+        if answer:
+            card.locator(f'input[data-name="option"][value="{answer}"]').check()
+    else:
+        step, value = answer  # type: ignore[misc]
+        card.locator('input[data-name="option"]').evaluate_all("els => els.forEach(e => { e.checked = false; })")
+        if step:
+            card.locator(f'input[data-name="option"][value="{step}"]').check()
+        card.locator('input[data-name="answer"]').fill(str(value))
+    if keyboard:
+        card.locator('button[data-name="check"]').focus()
+        page.keyboard.press("Enter")
+    else:
+        card.locator('button[data-name="check"]').click()
+    box = card.locator(".attnex-feedback")
+    link = box.locator("a.attnex-verdict-link")
+    return {
+        "status": box.get_attribute("data-status") or "",
+        "title": box.locator(".attnex-verdict-title").inner_text(),
+        "message": box.locator(".attnex-verdict-message").inner_text() if box.locator(
+            ".attnex-verdict-message").count() else "",
+        "href": link.get_attribute("href") if link.count() else None,
+    }
+
+
+def _python(eid: str, answer: object):  # noqa: ANN202
+    if isinstance(EXERCISES[eid].answer, FindError):
+        step, value = answer  # type: ignore[misc]
+        return diagnose(eid, (step or None, value))
+    return diagnose(eid, answer)
+
+
+def test_enough_static_exercises() -> None:
+    assert len(STATIC_IDS) >= 10 and len(BY_PAGE) >= 10, (len(STATIC_IDS), sorted(BY_PAGE))
+
+
+@pytest.mark.parametrize("page_name", sorted(BY_PAGE))
+def test_page_feedback_equals_the_python_checker(page_name: str, offline_page, site_url) -> None:  # noqa: ANN001
+    page, log = offline_page
+    page.goto(f"{site_url}/{page_name}", wait_until="networkidle")
+    page.wait_for_selector("section.attnex form", timeout=10_000)
+    checked = 0
+    for eid in BY_PAGE[page_name]:
+        statuses = set()
+        for answer in _answers(eid):
+            shown = _enter(page, eid, answer)
+            v = _python(eid, answer)
+            assert shown["status"] == v.status, (eid, answer, shown, v)
+            assert shown["title"] == f"{eid} — {v.title}", (eid, answer, shown, v)
+            assert shown["message"] == v.message, (eid, answer, shown, v)
+            expected_href = v.link.href if v.link is not None else None
+            assert shown["href"] == expected_href, (eid, answer, shown, v)
+            for bad in ("NaN", "undefined", "[object"):
+                assert bad not in shown["title"] + shown["message"], (eid, answer, shown)
+            statuses.add(v.status)
+            checked += 1
+        assert {"correct", "invalid"} <= statuses and ({"misconception", "not-yet"} & statuses), (eid, statuses)
+    assert checked > 0
+    assert log.external == [], f"{page_name} requested other hosts: {log.external}"
+    assert log.console_errors == [] and log.page_errors == [], (log.console_errors, log.page_errors)
+
+
+def test_answering_by_keyboard_alone(offline_page, site_url) -> None:  # noqa: ANN001
+    """Tab into the answer box, type, press Enter: the verdict appears; a choice is made with the arrow keys."""
+    page, _ = offline_page
+    numeric = next(e for e in STATIC_IDS if isinstance(EXERCISES[e].answer, Numeric))
+    page.goto(f"{site_url}/{_page_of(numeric)}", wait_until="networkidle")
+    page.wait_for_selector("section.attnex form")
+    box = _card(page, numeric).locator('input[data-name="answer"]')
+    box.focus()
+    spec = EXERCISES[numeric].answer
+    page.keyboard.type(", ".join(f"{v:.6f}" for v in spec.value))
+    page.keyboard.press("Enter")
+    assert _card(page, numeric).locator(".attnex-feedback").get_attribute("data-status") == "correct"
+    shown = _enter(page, numeric, "abc", keyboard=True)
+    assert shown["status"] == "invalid"
+
+    choice = next(e for e in STATIC_IDS if isinstance(EXERCISES[e].answer, Choice))
+    page.goto(f"{site_url}/{_page_of(choice)}", wait_until="networkidle")
+    page.wait_for_selector("section.attnex form")
+    card = _card(page, choice)
+    card.locator('input[data-name="option"]').first.focus()
+    page.keyboard.press("Space")  # selects the focused first option
+    keys = EXERCISES[choice].answer.keys
+    page.keyboard.press("ArrowDown")  # moves the selection to the second option
+    page.keyboard.press("Tab")  # on to the Check button
+    page.keyboard.press("Enter")
+    status = card.locator(".attnex-feedback").get_attribute("data-status")
+    assert status == diagnose(choice, keys[1]).status
+
+
+def test_cards_fit_a_390px_screen(browser, site_url) -> None:  # noqa: ANN001
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        for page_name in sorted(BY_PAGE)[:3] + ["book/14_at_scale.html"]:
+            page.goto(f"{site_url}/{page_name}", wait_until="networkidle")
+            page.wait_for_selector("section.attnex form")
+            overflow = page.evaluate("""() => [...document.querySelectorAll('section.attnex')].filter(
+                s => s.scrollWidth > s.clientWidth + 1 || s.getBoundingClientRect().right > window.innerWidth + 1
+              ).map(s => s.dataset.exercise)""")
+            assert overflow == [], f"{page_name}: cards wider than a 390 px screen: {overflow}"
+    finally:
+        context.close()
+
+
+def test_code_exercises_point_to_a_live_kernel(offline_page, site_url) -> None:  # noqa: ANN001
+    page, _ = offline_page
+    page.goto(f"{site_url}/book/04_magnitude.html", wait_until="networkidle")
+    page.wait_for_selector("section.attnex form")
+    card = _card(page, "04.4")
+    text = card.inner_text()
+    assert "def scaled_scores(q, k):" in text and "Binder" in text and "Colab" in text and "Live Code" in text
+    assert card.locator("button").count() == 0  # nothing to answer in the page
+
+
+def test_every_verdict_link_points_at_an_existing_section() -> None:
+    ids_of: dict[str, set[str]] = {}
+    for ex in EXERCISES.values():
+        data = export(ex)
+        for href in [data["href"]] + [m["href"] for m in data["mistakes"]]:
+            page, fragment = href.split("#")
+            if page not in ids_of:
+                html = (SITE / "book" / page).read_text(encoding="utf-8")
+                ids_of[page] = set(re.findall(r'id="([^"]+)"', html))
+            assert fragment in ids_of[page], f"{ex.id}: {href} has no such id in the built page"

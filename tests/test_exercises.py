@@ -1,0 +1,292 @@
+"""The exercises and their checker (attnbook.exercises): for every exercise, the right answer and the
+chapter's solution pass; each misconception gives its own diagnosis; an unrelated wrong answer gives
+"not yet"; bad input gets a clear message, never an exception or a hang. Plus the counts the issue
+asks for, the links, the page data and the Exercises sections of the chapters.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from collections import Counter
+
+import numpy as np
+import pytest
+import torch
+from docutils.nodes import make_id
+
+from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, diagnose, export
+from attnbook.exercises._core import slug
+from tests._project import ROOT
+
+IDS = sorted(EXERCISES)
+CODE_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Code)]
+NUMERIC_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Numeric)]
+CHOICE_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Choice)]
+FIND_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, FindError)]
+CHAPTERS = [f"{n:02d}" for n in range(1, 15)]
+
+
+# --- the counts -----------------------------------------------------------------------------------
+
+def test_enough_exercises_of_each_kind() -> None:
+    kinds = Counter(ex.kind for ex in EXERCISES.values())
+    per_chapter = Counter(ex.chapter for ex in EXERCISES.values())
+    assert len(EXERCISES) >= 45, len(EXERCISES)
+    assert kinds["code"] >= 15 and kinds["find-error"] >= 6, kinds
+    assert all(per_chapter[c] >= 3 for c in CHAPTERS), per_chapter
+
+
+@pytest.mark.parametrize("eid", NUMERIC_IDS + CODE_IDS + FIND_IDS)
+def test_numeric_and_code_exercises_name_two_misconceptions(eid: str) -> None:
+    assert len(EXERCISES[eid].mistakes) >= 2
+
+
+# --- numeric ---------------------------------------------------------------------------------------
+
+def _unrelated(value: np.ndarray) -> list[float]:
+    return (value * 1.7 + 0.311 * np.arange(1, value.size + 1) + 13.0).tolist()
+
+
+@pytest.mark.parametrize("eid", NUMERIC_IDS)
+def test_numeric_exercise(eid: str) -> None:
+    ex = EXERCISES[eid]
+    spec = ex.answer
+    assert diagnose(eid, spec.value.tolist()).status == "correct"
+    assert diagnose(eid, ", ".join(f"{v:.6f}" for v in spec.value)).status == "correct"  # as typed on the page
+    for m in ex.mistakes:
+        v = diagnose(eid, m.computed.tolist())
+        assert (v.status, v.misconception) == ("misconception", m.misconception.key), (m.misconception.key, v)
+        assert v.link is not None and v.message == m.misconception.hint
+    v = diagnose(eid, _unrelated(spec.value))
+    assert v.status == "not-yet" and v.message == ex.hint
+
+
+@pytest.mark.parametrize("eid", NUMERIC_IDS)
+def test_numeric_bad_input(eid: str) -> None:
+    size = EXERCISES[eid].answer.value.size
+    cases = {
+        "": "Empty answer", None: "Empty answer", "abc": "is not a number", "nan": "NaN or infinity",
+        "[]": "Empty answer",
+    }
+    for answer, text in cases.items():
+        v = diagnose(eid, answer)
+        assert v.status == "invalid" and text in v.message, (answer, v)
+    assert "NaN or infinity" in diagnose(eid, [float("nan")] * size).message
+    assert "got a dict" in diagnose(eid, {"a": 1}).message
+    assert "got a function" in diagnose(eid, print).message or "builtin" in diagnose(eid, print).message
+    v = diagnose(eid, [1.0] * (size + 1))
+    assert v.status == "invalid" and f"got {size + 1} numbers" in v.message
+
+
+# --- choice ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("eid", CHOICE_IDS)
+def test_choice_exercise(eid: str) -> None:
+    ex = EXERCISES[eid]
+    spec = ex.answer
+    assert diagnose(eid, spec.correct).status == "correct"
+    assert diagnose(eid, f" ({spec.correct.upper()}) ").status == "correct"
+    mapped = {m.option for m in ex.mistakes}
+    for m in ex.mistakes:
+        v = diagnose(eid, m.option)
+        assert v.misconception == m.misconception.key
+    free = [k for k in spec.keys if k != spec.correct and k not in mapped]
+    assert free, f"{eid}: every wrong option names a misconception, so 'not yet' is unreachable"
+    assert diagnose(eid, free[0]).status == "not-yet"
+    for answer, text in (("", "Empty answer"), (None, "Empty answer"), ("z", "is not one of them"),
+                         (1, "the letter, as text")):
+        v = diagnose(eid, answer)
+        assert v.status == "invalid" and text in v.message, (answer, v)
+
+
+# --- find the error --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("eid", FIND_IDS)
+def test_find_error_exercise(eid: str) -> None:
+    ex = EXERCISES[eid]
+    spec = ex.answer
+    right = float(spec.value.value[0])
+    assert diagnose(eid, (spec.wrong_step, right)).status == "correct"
+    assert diagnose(eid, [spec.wrong_step.upper(), f"{right:.4f}"]).status == "correct"
+    for m in ex.mistakes:
+        answer = (m.option, right) if m.option is not None else (spec.wrong_step, m.computed.tolist())
+        v = diagnose(eid, answer)
+        assert v.misconception == m.misconception.key, (m.misconception.key, v)
+    assert sum(m.option is not None for m in ex.mistakes) >= 1 and sum(m.value is not None for m in ex.mistakes) >= 1
+    v = diagnose(eid, (spec.wrong_step, right * 1.7 + 13.3))
+    assert v.status == "not-yet" and v.message == spec.value_hint
+    free = [k for k in spec.keys if k != spec.wrong_step and k not in {m.option for m in ex.mistakes}]
+    if free:
+        assert diagnose(eid, (free[0], right)).status == "not-yet"
+    for answer, text in (((), "Empty answer"), (None, "Empty answer"), ((spec.wrong_step,), "Give two things"),
+                         ((spec.wrong_step, "x"), "is not a number"), ((spec.wrong_step, float("nan")), "NaN"),
+                         ((None, right), "Empty answer"), (("zz", right), "is not one of them"),
+                         ((spec.wrong_step, [1, 2]), "got 2 numbers")):
+        v = diagnose(eid, answer)
+        assert v.status == "invalid" and text in v.message, (answer, v)
+
+
+# --- code ----------------------------------------------------------------------------------------
+
+def _shifted(fn):  # noqa: ANN001, ANN202
+    """A function that is wrong in no named way: the reference's result plus 0.37."""
+    def wrong(*args):  # noqa: ANN002, ANN202
+        out = fn(*args)
+        if isinstance(out, tuple):
+            return tuple(torch.as_tensor(o).double() + 0.37 for o in out)
+        return torch.as_tensor(np.asarray(out, dtype=np.float64) if not isinstance(out, torch.Tensor) else out).double() + 0.37
+    return wrong
+
+
+@pytest.mark.parametrize("eid", CODE_IDS)
+def test_code_exercise(eid: str) -> None:
+    ex = EXERCISES[eid]
+    assert diagnose(eid, ex.answer.reference).status == "correct"
+    for m in ex.mistakes:
+        v = diagnose(eid, m.impl)
+        assert v.misconception == m.misconception.key, (m.misconception.key, v)
+    v = diagnose(eid, _shifted(ex.answer.reference))
+    assert v.status == "not-yet" and "First failing case: case 1" in v.detail and "expected" in v.detail
+
+
+@pytest.mark.parametrize("eid", CODE_IDS)
+def test_code_bad_input(eid: str) -> None:
+    def raises(*args):  # noqa: ANN002, ANN202
+        raise RuntimeError("boom")
+
+    def returns_none(*args):  # noqa: ANN002, ANN202
+        return None
+
+    def returns_text(*args):  # noqa: ANN002, ANN202
+        return "weights"
+
+    def wrong_shape(*args):  # noqa: ANN002, ANN202
+        return torch.zeros(7, 1, 3)
+
+    def nan(*args):  # noqa: ANN002, ANN202
+        out = EXERCISES[eid].answer.reference(*args)
+        if isinstance(out, tuple):
+            return tuple(torch.as_tensor(o).double() * float("nan") for o in out)
+        return torch.as_tensor(np.asarray(out, dtype=np.float64)) * float("nan")
+
+    for fn, status, text in ((None, "invalid", "Empty answer"), ("x", "invalid", "Pass your function"),
+                             (raises, "invalid", "raised RuntimeError: boom"), (returns_none, "invalid", "forget 'return'"),
+                             (returns_text, "invalid", "returned a str"), (nan, "invalid", "NaN")):
+        v = diagnose(eid, fn)
+        assert v.status == status and text in v.message, (fn, v)
+    v = diagnose(eid, wrong_shape)
+    if isinstance(EXERCISES[eid].answer.reference(*EXERCISES[eid].answer.make_cases()[0]), tuple):
+        assert v.status == "invalid" and "expected a tuple" in v.message
+    else:
+        assert v.status == "not-yet" and "expected shape" in v.detail and "got (7, 1, 3)" in v.detail
+
+
+@pytest.mark.parametrize("eid", ["04.4", "14.2"])
+def test_code_that_never_returns_is_stopped(eid: str) -> None:
+    def forever(*args):  # noqa: ANN002, ANN202
+        while True:
+            pass
+
+    start = time.perf_counter()
+    v = diagnose(eid, forever, timeout=0.5)
+    assert time.perf_counter() - start < 3.0
+    assert v.status == "invalid" and "did not return within 0.5 s" in v.message
+
+
+def test_code_mutating_its_inputs_does_not_change_the_cases() -> None:
+    def mutating(q, k):  # noqa: ANN001, ANN202
+        out = q @ k.T / math.sqrt(q.shape[-1])
+        q.zero_()
+        return out
+
+    assert diagnose("04.4", mutating).status == "correct"
+
+
+# --- links, page data, chapters ------------------------------------------------------------------
+
+def _headings(chapter: str) -> set[str]:
+    nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    found = set()
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            for line in "".join(cell["source"]).splitlines():
+                if line.startswith("#"):
+                    found.add(line.lstrip("#").strip())
+    return found
+
+
+def test_every_link_names_a_heading_of_its_chapter() -> None:
+    for ex in EXERCISES.values():
+        sections = [ex.section] + [ex.link_of(m.misconception) for m in ex.mistakes]
+        for s in sections:
+            assert s.chapter.startswith(ex.chapter), (ex.id, s)
+            assert s.title in _headings(s.chapter), f"{ex.id}: no heading {s.title!r} in {s.chapter}"
+
+
+def test_slug_is_docutils_make_id() -> None:
+    for title in ("Step 5: softmax, row by row", 'The "average meaning" problem', "Batches: [B, S, D]",
+                  "Cancelling the growth: c = 1/√d_k"):
+        assert slug(title) == make_id(title)
+
+
+@pytest.mark.parametrize("eid", IDS)
+def test_page_data_is_plain_json_with_every_answer(eid: str) -> None:
+    data = json.loads(json.dumps(export(EXERCISES[eid])))
+    assert data["id"] == eid and len(data["mistakes"]) == len(EXERCISES[eid].mistakes)
+    for m in data["mistakes"]:
+        assert ("value" in m) or ("option" in m) or data["answer"]["type"] == "code"
+        assert m["title"] == f"Not quite: {m['name']}."
+
+
+def _exercise_cells(chapter_file: str) -> tuple[list[dict], list[str]]:
+    nb = json.loads(chapter_file.read_text(encoding="utf-8"))
+    cells = nb["cells"]
+    sources = ["".join(c["source"]) for c in cells]
+    return cells, sources
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_chapter_has_exercises_before_summary_and_solutions_pass(chapter: str) -> None:
+    path = next((ROOT / "book").glob(f"{chapter}_*.ipynb"))
+    cells, sources = _exercise_cells(path)
+    heads = [i for i, s in enumerate(sources) if s.startswith("## Exercises")]
+    summary = [i for i, s in enumerate(sources) if s.lstrip().startswith("## Summary")]
+    assert len(heads) == 1 and summary and heads[0] < summary[0], f"{path.name}: Exercises section before Summary"
+    solved: dict[str, str] = {}
+    for cell, src in zip(cells[heads[0]:summary[0]], sources[heads[0]:summary[0]]):
+        if cell["cell_type"] != "code" or not src.startswith("# Solution"):
+            continue
+        assert "hide-input" in cell.get("metadata", {}).get("tags", []), f"{path.name}: solution not collapsed"
+        outputs = "".join("".join(o.get("text", "")) for o in cell.get("outputs", []))
+        for eid in re.findall(r"check\(\"(\d\d\.\d+)\"", src):
+            solved[eid] = outputs
+    expected = {ex.id for ex in EXERCISES.values() if ex.chapter == chapter}
+    assert set(solved) == expected, f"{path.name}: solutions for {sorted(solved)}, exercises {sorted(expected)}"
+    for eid, text in solved.items():
+        assert f"{eid} — Correct." in text, f"{path.name}: the stored solution of {eid} does not pass: {text!r}"
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_solutions_pass_their_checker_when_run(chapter: str) -> None:
+    """Run each solution cell's code with ``check`` recording the verdicts (the build runs them too)."""
+    path = next((ROOT / "book").glob(f"{chapter}_*.ipynb"))
+    _, sources = _exercise_cells(path)
+    verdicts = []
+    setup = next(s for s in sources if s.startswith("# Exercises setup"))
+    for src in sources:
+        if src.startswith("# Solution"):
+            namespace: dict = {}
+            exec(compile(setup, f"{path.name}:setup", "exec"), namespace)  # noqa: S102 - the chapter's own cell
+            namespace["check"] = lambda eid, answer: verdicts.append(diagnose(eid, answer))
+            exec(compile(src, f"{path.name}:solution", "exec"), namespace)  # noqa: S102
+    assert verdicts and all(v.status == "correct" for v in verdicts), [v.text() for v in verdicts if v.status != "correct"]
+
+
+def test_exercises_page_lists_every_exercise() -> None:
+    page = (ROOT / "book" / "exercises.ipynb").read_text(encoding="utf-8")
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    assert "book/exercises" in toc
+    assert all(eid in page for eid in IDS)
