@@ -10,7 +10,7 @@ PORT ?= 8000
 # fails the run itself when no stored output was compared).
 PYTEST = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; }; pytest_rc
 
-.PHONY: book site serve test test-pdf lint execute clean help browser-deps pdf pdf-deps colab-cell site-size bench bench-build bench-widgets
+.PHONY: book site serve test test-pdf lint execute clean help browser-deps pdf pdf-deps colab-cell site-size bench bench-build bench-widgets page-weight
 
 help:
 	@echo "make book   build the site into _build/html"
@@ -22,6 +22,7 @@ help:
 	@echo "make bench  time and peak memory of readable, chunked and fused attention -> benchmarks/RESULTS.md"
 	@echo "make bench-build  time a clean, a no-op and a one-cell book build on a temporary copy"
 	@echo "make bench-widgets  slider input -> redrawn numbers latency in Chromium (needs a built site)"
+	@echo "make page-weight  gzip bytes of a first visit to every page -> benchmarks/PAGE_WEIGHT_TABLE.md"
 
 # --- setup -----------------------------------------------------------------------------------
 $(STAMP): requirements.txt pyproject.toml
@@ -48,7 +49,7 @@ $(NPM_STAMP): package.json package-lock.json
 book: site
 	@echo "==> built: open $(CURDIR)/_build/html/index.html, or run 'make serve'"
 
-# The site serves its own front-end assets: _ext/attnbook.py copies them from node_modules (hence
+# The site serves its own front-end assets: _ext/site_assets.py copies them from node_modules (hence
 # the npm stamp). jupyter-cache keys a notebook on its code cells only, so after a change to attnlib
 # (e.g. a widget's ES module, embedded in the page through the widget state) the cached outputs would
 # be stale: drop the cache, and the build re-executes the chapters.
@@ -137,6 +138,12 @@ bench-build: $(STAMP) $(NPM_STAMP)
 bench-widgets: $(STAMP) browser-deps
 	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
 	$(BIN)/python benchmarks/bench_widgets.py
+
+# Bytes a reader's browser transfers on a first visit to each page, gzip as a static host serves them
+# (the budgets are checked in make test by tests/browser/test_page_weight.py).
+page-weight: $(STAMP) browser-deps
+	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
+	$(BIN)/python tools/page_weight.py _build/html --out benchmarks/PAGE_WEIGHT_TABLE.md
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -410,7 +410,9 @@ def heatmap_grid(
 ) -> np.ndarray:
     """One ``heatmap`` per leading index of a ``(panels, n_q, n_k)`` array (e.g. one per head),
     on a shared colour scale from 0 to the largest weight, with a colour bar on the last column.
-    Returns the array of Axes. Used in: "Multi-head attention and the causal mask".
+    The word labels are written once per row (queries, first column) and once per column (keys,
+    bottom panel), so the panels can be small: ``ncols=2`` gives a figure that still reads on a
+    phone. Returns the array of Axes. Used in: "Multi-head attention and the causal mask".
     """
     arr = np.asarray(weights.detach().cpu() if hasattr(weights, "detach") else weights, dtype=float)
     if arr.ndim != 3 or 0 in arr.shape:
@@ -425,7 +427,7 @@ def heatmap_grid(
     nrows = -(-p // ncols)
     if axes is None:
         style.use()
-        _, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 1, 3.4 * nrows), squeeze=False)
+        _, axes = plt.subplots(nrows, ncols, figsize=(2.9 * ncols + 1.4, 2.5 * nrows + 0.6), squeeze=False)
     axes = np.asarray(axes).reshape(-1)
     if axes.size < p:
         raise ValueError(f"axes has {axes.size} entries, need at least {p}")
@@ -439,8 +441,12 @@ def heatmap_grid(
         last_in_row = (i % ncols == ncols - 1) or i == p - 1
         if not last_in_row:
             ax.collections[0].colorbar.remove()
-        if i % ncols:
+        if i % ncols:  # not the first column: the query words are on the row's first panel
             ax.set_ylabel("")
+            ax.set_yticklabels([])
+        if i + ncols < p:  # a panel below shows the key words
+            ax.set_xlabel("")
+            ax.set_xticklabels([])
     return axes
 
 
