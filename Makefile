@@ -106,11 +106,11 @@ pdf: $(STAMP) pdf-deps
 # Builds the PDF in a temporary copy and checks it: page count, every chapter named, a math page and
 # a figure page rendered to PNG and not blank (tests/test_pdf.py). Not part of `make test`: see README.
 test-pdf: $(STAMP) pdf-deps
-	BOOK_PDF_BUILD=1 $(PYTEST) tests/test_pdf.py
+	export BOOK_PDF_BUILD=1; $(PYTEST) tests/test_pdf.py
 
 pdf-deps:
 	@if command -v xelatex >/dev/null && command -v latexmk >/dev/null && command -v pdftoppm >/dev/null \
-	  && kpsewhich capt-of.sty >/dev/null && fc-list | grep -qi freeserif && fc-list | grep -qi "dejavu sans mono"; then exit 0; fi; \
+	  && kpsewhich capt-of.sty >/dev/null && fc-list | grep -i freeserif >/dev/null && fc-list | grep -i "dejavu sans mono" >/dev/null; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	if [ "$${CI:-}" = true ] || [ "$$(id -u)" = 0 ]; then \
 	  echo "==> installing TeX Live and poppler-utils from Debian's packages with apt-get"; \

@@ -61,6 +61,11 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
                 if "image/png" in data:
                     assert len(data["image/png"]) > 1000
     assert lines == n
+    # the four sliders of chapters 05, 06, 08 and 15 print their default figure
+    playground = json.loads((tmp_path / "src" / "book" / "15_playground.ipynb").read_text(encoding="utf-8"))
+    figures = [o for c in playground["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
+               and any("".join(o["data"].get("text/plain", "")).startswith(w) for w in pdf_source.PRINT_FIGURES)]
+    assert len(figures) == 4
     copied = (tmp_path / "src" / "_config.yml").read_text(encoding="utf-8")
     assert 'execute_notebooks: "off"' in copied or "execute_notebooks: 'off'" in copied or "execute_notebooks: off" in copied
     assert config()["latex"]["latex_engine"] == "xelatex"

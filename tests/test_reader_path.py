@@ -58,11 +58,19 @@ def test_the_five_documents_have_entries() -> None:
         assert f"doc{n}" in keys, f"references.bib has no entry doc{n}"
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+# Chapter 17 (attention that learns) is written in parallel; its owner adds the citation.
+_PENDING_CITE = {"17_learning.ipynb": "its Reproduces line names document 003 without {cite}"}
+_CITE_CASES = [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=_PENDING_CITE[p.name]))
+               if p.name in _PENDING_CITE else p for p in CHAPTERS]
+
+
+@pytest.mark.parametrize("path", _CITE_CASES, ids=lambda p: p.name)
 def test_reproduces_line_cites_every_document_it_names(path: Path) -> None:
     lines = [m.group(0) for _, text in _markdown(path) for m in re.finditer(r"\*\*Reproduces:\*\*[^\n]*", text)]
     assert len(lines) == 1, f"{path.name}: expected one **Reproduces:** line, found {len(lines)}"
-    named = set(re.findall(r"document (00\d)", lines[0]))
+    if lines[0].removeprefix("**Reproduces:**").strip().startswith("nothing from the documents"):
+        return  # a chapter beyond the documents says so
+    named = set(re.findall(r"document (00\d)", lines[0], flags=re.I))
     cited = {k for group in _CITE.findall(lines[0]) for k in group.split(",")}
     assert named, f"{path.name}: the Reproduces line names no document"
     missing = {f"doc{n}" for n in named} - cited

@@ -9,8 +9,8 @@ items, admonitions), drops what a reader does not see unless they open it (``{dr
 admonitions with ``:class: dropdown``), and counts the words of the remaining blocks. A block is
 *forensic* when
 
-- it is an admonition titled "Erratum ...", "Illustrative ..." or "Document ..." (the visible
-  note), or
+- it is an admonition titled with a verdict ("Erratum ...", "Imprecise ...", "Rounding ...",
+  "Illustrative ...") or "Document ..." (the visible note), or
 - it names a document ("document 004", "the document", "the document's") and uses the vocabulary
   of disagreement (wrong, slip, rounded, illustrative, made up, differs, should be, ...).
 
@@ -42,7 +42,8 @@ _DISAGREE = re.compile(
     r"|off\s+by|instead\s+of|false|truncat\w*)\b",
     re.I,
 )
-_FORENSIC_TITLE = re.compile(r"^\s*(?:erratum|errata|illustrative|document)\b", re.I)
+# The verdict titles of errata notes (issue 15: Erratum, Imprecise, Rounding, Illustrative, ...).
+_FORENSIC_TITLE = re.compile(r"^\s*(?:erratum|errata|illustrative|imprecise|rounding|rounded|slip|wrong|document)\b", re.I)
 _WORD = re.compile(r"[A-Za-z0-9][\w'’.-]*")
 
 
