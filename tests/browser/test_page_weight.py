@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from bookdev.browser import SITE
 from tools import page_weight as pw
-
-from .conftest import SITE
 
 pytestmark = pytest.mark.browser
 
