@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from . import widget_driver as wd
-from ._site import PAGES, load
-from .conftest import SITE
+from bookdev import widgets as wd
+from bookdev.browser import SITE
+from bookdev.site import PAGES, load
 
 pytestmark = pytest.mark.browser
 

@@ -7,8 +7,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from . import widget_driver as wd
-from ._site import load
+from bookdev import widgets as wd
+from bookdev.site import load
 
 pytestmark = pytest.mark.browser
 

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import pytest
 
+from bookdev.browser import SITE
 from tools import page_weight as pw
-
-from .conftest import SITE
 
 pytestmark = pytest.mark.browser
 
 CHAPTERS = [p for p in pw.pages_of(SITE) if pw.page_kind(SITE, p) != "other"] if SITE.is_dir() else []
-# Slider chapters as measured (benchmarks/PAGE_WEIGHT.md), with room for a few more figures; a chapter
+# Slider chapters as measured (benchmarks/PAGE_WEIGHT.md: 1.30-1.39 MB; chapter 17 is 1.53 MB since it
+# gained formulas), with room for a few more figures; a chapter
 # past this has grown by more than its content.
-SLIDER_FLOOR = 1_500 * pw.KB
+SLIDER_FLOOR = 1_650 * pw.KB
 
 
 @pytest.fixture(scope="module")
