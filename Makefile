@@ -10,16 +10,19 @@ PORT ?= 8000
 # fails the run itself when no stored output was compared).
 PYTEST = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; }; pytest_rc
 
-.PHONY: book site serve test lint execute clean help browser-deps colab-cell site-size bench bench-build bench-widgets
+.PHONY: book site serve test test-pdf lint execute clean help browser-deps pdf pdf-deps colab-cell site-size bench bench-build bench-widgets page-weight
 
 help:
 	@echo "make book   build the site into _build/html"
 	@echo "make serve  serve _build/html on http://localhost:$(PORT)"
+	@echo "make pdf    the whole book as one PDF, _build/latex/book.pdf (installs TeX Live with apt)"
+	@echo "make test-pdf  build the PDF and check it (pages, chapters, a math and a figure page)"
 	@echo "make test   lint, unit/property tests, nbval on every chapter, browser tests"
 	@echo "make execute  re-run every chapter from a clean kernel and store its outputs (authors)"
 	@echo "make bench  time and peak memory of readable, chunked and fused attention -> benchmarks/RESULTS.md"
 	@echo "make bench-build  time a clean, a no-op and a one-cell book build on a temporary copy"
 	@echo "make bench-widgets  slider input -> redrawn numbers latency in Chromium (needs a built site)"
+	@echo "make page-weight  gzip bytes of a first visit to every page -> benchmarks/PAGE_WEIGHT_TABLE.md"
 
 # --- setup -----------------------------------------------------------------------------------
 $(STAMP): requirements.txt pyproject.toml
@@ -46,7 +49,7 @@ $(NPM_STAMP): package.json package-lock.json
 book: site
 	@echo "==> built: open $(CURDIR)/_build/html/index.html, or run 'make serve'"
 
-# The site serves its own front-end assets: _ext/attnbook.py copies them from node_modules (hence
+# The site serves its own front-end assets: _ext/site_assets.py copies them from node_modules (hence
 # the npm stamp). jupyter-cache keys a notebook on its code cells only, so after a change to attnlib
 # (e.g. a widget's ES module, embedded in the page through the widget state) the cached outputs would
 # be stale: drop the cache, and the build re-executes the chapters.
@@ -68,10 +71,42 @@ execute: $(STAMP)
 	  (cd "$$(dirname $$nb)" && $(CURDIR)/$(BIN)/jupyter execute --inplace --timeout=600 "$$(basename $$nb)"); \
 	done
 
+# --- the printable edition ------------------------------------------------------------------
+# Jupyter Book's LaTeX builder, typeset by XeLaTeX from Debian's TeX Live (installed by pdf-deps,
+# like browser-deps installs chromium). tools/pdf_source.py first writes a print copy of the book
+# into _build/pdf-src, where each slider's output is its default figure plus a line saying it is
+# interactive on the web page; the notebooks' stored outputs are used as they are (no execution).
+TEX_PACKAGES := texlive-xetex texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
+  latexmk lmodern fonts-freefont-otf fonts-dejavu-core poppler-utils
+PDF_SRC := _build/pdf-src
+pdf: $(STAMP) pdf-deps
+	@echo "==> writing the print copy of the book into $(PDF_SRC)"
+	$(BIN)/python tools/pdf_source.py $(PDF_SRC)
+	@echo "==> building the PDF (jupyter-book --builder pdflatex, engine: xelatex)"
+	$(BIN)/jupyter-book build --builder pdflatex $(PDF_SRC)
+	@mkdir -p _build/latex && cp $(PDF_SRC)/_build/latex/book.pdf _build/latex/book.pdf
+	@echo "==> built: $(CURDIR)/_build/latex/book.pdf"
+
+# Builds the PDF in a temporary copy and checks it: page count, every chapter named, a math page and
+# a figure page rendered to PNG and not blank (tests/test_pdf.py). Not part of `make test`: see README.
+test-pdf: $(STAMP) pdf-deps
+	BOOK_PDF_BUILD=1 $(PYTEST) tests/test_pdf.py
+
+pdf-deps:
+	@if command -v xelatex >/dev/null && command -v latexmk >/dev/null && command -v pdftoppm >/dev/null \
+	  && kpsewhich capt-of.sty >/dev/null && fc-list | grep -qi freeserif && fc-list | grep -qi "dejavu sans mono"; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	if [ "$${CI:-}" = true ] || [ "$$(id -u)" = 0 ]; then \
+	  echo "==> installing TeX Live and poppler-utils from Debian's packages with apt-get"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	    --no-install-recommends $(TEX_PACKAGES); \
+	else echo "TeX Live is missing: sudo apt-get install -y --no-install-recommends $(TEX_PACKAGES)"; exit 1; fi
+
 # --- tests -----------------------------------------------------------------------------------
 test: $(STAMP) $(NPM_STAMP) browser-deps
-	@echo "==> [1/5] lint (ruff)"
+	@echo "==> [1/5] lint (ruff; forensic share of each chapter's visible prose, at most 20 %)"
 	$(BIN)/ruff check .
+	$(BIN)/python tools/forensic_share.py
 	@echo "==> [2/5] unit and property tests"
 	$(PYTEST) tests --ignore=tests/browser
 	@echo "==> [3/5] nbval: re-run every chapter and compare its stored outputs"
@@ -104,8 +139,15 @@ bench-widgets: $(STAMP) browser-deps
 	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
 	$(BIN)/python benchmarks/bench_widgets.py
 
+# Bytes a reader's browser transfers on a first visit to each page, gzip as a static host serves them
+# (the budgets are checked in make test by tests/browser/test_page_weight.py).
+page-weight: $(STAMP) browser-deps
+	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
+	$(BIN)/python tools/page_weight.py _build/html --out benchmarks/PAGE_WEIGHT_TABLE.md
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/python tools/forensic_share.py
 
 clean:
 	rm -rf _build

@@ -4,6 +4,8 @@
 documents it reproduces and helps its readers run it:
 
 - ``errata``: the rows of the Errata page and the rule that gives each its verdict;
+- ``checks``: one named function per errata row, registered by the row's id (no code in the YAML);
+- ``evidence``: what a check returns, the named values a verdict rests on;
 - ``audit``: the number audit, every numeric token of the five documents accounted for;
 - ``compare``: a document's printed values beside attnlib's, judged by the errata rule;
 - ``colab``: the install cell at the top of every chapter.

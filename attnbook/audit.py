@@ -37,6 +37,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from .errata import Judgement, format_value
+
 # A number not glued to a preceding letter, digit or dot ("W_q", "L02" and "x1" are names).
 TOKEN = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
 
@@ -75,8 +79,6 @@ def numbers_in(text: str) -> set[float]:
 
 def load_inventory(folder: str | Path) -> list[dict[str, Any]]:
     """Every document's inventory under ``folder`` (``*.yml``), sorted by document."""
-    import yaml
-
     docs = []
     for path in sorted(Path(folder).glob("*.yml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -178,15 +180,6 @@ DOCUMENT_TITLES = {
     "003": "A NumPy implementation",
     "004": "Self-attention: the search engine of language",
 }
-VERDICT_WORDS = {
-    "correct": "reproduced",
-    "rounding": "rounding",
-    "wrong": "wrong",
-    "illustrative": "illustrative",
-    "conceptual": "claim contradicted",
-}
-
-
 def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ").strip()
 
@@ -195,17 +188,12 @@ def _link(row: dict[str, Any]) -> str:
     return f"{{ref}}`{row['chapter'].split('/')[-1]} <{row['label']}>`"
 
 
-def book_value(row: dict[str, Any], value: Any) -> str:
-    """How a row's computed value reads on the page ("holds" for a claim the book confirms)."""
-    from .errata import format_value
-
-    if isinstance(value, bool):
-        if not value:
-            return "CHECK FAILED"
-        return {"correct": "holds", "illustrative": "illustrative: see chapter", "conceptual": "contradicted"}.get(
-            row["verdict"], "see chapter"
-        )
-    return format_value(value, row.get("decimals"))
+def book_value(row: dict[str, Any], j: Judgement) -> str:
+    """How a row's computed value reads on the audit page: the exact value of a numeric row, or
+    "holds" / the verdict of a claim or made-up value."""
+    if j.exact is not None:
+        return format_value(j.exact, row.get("decimals"))
+    return "holds" if j.verdict == "correct" else j.verdict
 
 
 def row_order(docs: Iterable[dict[str, Any]]) -> dict[str, int]:
@@ -218,28 +206,9 @@ def row_order(docs: Iterable[dict[str, Any]]) -> dict[str, int]:
     return first
 
 
-def render_errata(rows: Iterable[dict[str, Any]], evaluate: Any, order: dict[str, int] | None = None) -> str:
-    """The Errata page body: one section per document, one short block per non-correct row, in the
-    order of the document when ``order`` (see :func:`row_order`) is given."""
-    order = order or {}
-    rows = sorted((r for r in rows if r["verdict"] != "correct"), key=lambda r: (str(r["document"]), order.get(r["id"], 10**9)))
-    out: list[str] = []
-    for doc in sorted({str(r["document"]) for r in rows}):
-        mine = [r for r in rows if str(r["document"]) == doc]
-        out.append(f"## Document {doc}: {DOCUMENT_TITLES.get(doc, '')}\n")
-        for r in mine:
-            shown = book_value(r, evaluate(r))
-            out.append(
-                f"**{_cell(r['section'])}** — {_cell(r['quantity'])}\n\n"
-                f"- document: `{_cell(r['document_value'])}`\n"
-                f"- book: `{_cell(shown)}` ({_link(r)})\n"
-                f"- verdict: **{r['verdict']}** ({_cell(r.get('cause', '?'))}). {_cell(r['why'])}\n"
-            )
-    return "\n".join(out)
-
-
-def render_audit(docs: Iterable[dict[str, Any]], rows: Iterable[dict[str, Any]], evaluate: Any) -> str:
-    """The Number audit page body: per document, a coverage line and one table per section."""
+def render_audit(docs: Iterable[dict[str, Any]], rows: Iterable[dict[str, Any]], judgements: dict[str, Judgement]) -> str:
+    """The Number audit page body: per document, a coverage line and one table per section, each row
+    with its computed value and the verdict :func:`attnbook.errata.judge` gives it."""
     by_id = {r["id"]: r for r in rows}
     out: list[str] = []
     for doc in docs:
@@ -270,10 +239,11 @@ def render_audit(docs: Iterable[dict[str, Any]], rows: Iterable[dict[str, Any]],
                 out.append("| quantity | document | book (computed now) | verdict |\n|---|---|---|---|")
                 for rid in ids:
                     r = by_id[rid]
-                    shown = book_value(r, evaluate(r))
+                    j = judgements[rid]
+                    verdict = "reproduced" if j.verdict == "correct" else j.verdict
                     out.append(
-                        f"| {_cell(r['quantity'])} | `{_cell(r['document_value'])}` | `{_cell(shown)}` |"
-                        f" {VERDICT_WORDS[r['verdict']]} ({_link(r)}) |"
+                        f"| {_cell(r['quantity'])} | `{_cell(r['document_value'])}` | `{_cell(book_value(r, j))}` |"
+                        f" {verdict} ({_link(r)}) |"
                     )
                 out.append("")
             if waits:

@@ -1,7 +1,9 @@
 """Side-by-side comparison of a document's printed values with what attnlib computes.
 
-Each row is judged by ``attnbook.errata.classify`` — the same rule the errata tests use — so the
-verdict printed in a chapter and the verdict in ``book/_data/errata`` cannot disagree.
+Each row compares the document's printed value with the exact one (``attnbook.errata.classify``):
+``same``, ``last digit`` (only the last printed digit is off by one) or ``differs``. A difference is not
+yet a verdict: the errata (``attnbook.errata.judge``) also recompute the document's own route from the
+numbers it printed for a step's inputs, and a value that differs from the exact one can be right on those.
 Used in: "Worked example: 'I am happy'", "Worked example: 'it' attends", "Attention maps".
 """
 
@@ -17,7 +19,7 @@ from attnlib._checks import as_finite_array
 
 from .errata import classify, parse_numbers
 
-VERDICT_TEXT = {"correct": "same", "rounding": "rounding", "wrong": "WRONG"}
+VERDICT_TEXT = {"correct": "same", "rounding": "last digit", "wrong": "differs"}
 
 
 def _as_list(value: Any) -> list[float]:
@@ -25,7 +27,7 @@ def _as_list(value: Any) -> list[float]:
 
 
 def compare_row(document_value: str, computed: Any) -> str:
-    """``"same"``, ``"rounding"`` or ``"WRONG"``: the document's printed string against ``computed``
+    """``"same"``, ``"last digit"`` or ``"differs"``: the document's printed string against ``computed``
     (a number, list, array or tensor with as many numbers as the string prints).
 
     Used in: the "check yourself" cells of the worked-example chapters and "Attention maps"."""
@@ -42,11 +44,11 @@ def compare_row(document_value: str, computed: Any) -> str:
 
 
 def side_by_side(rows: Sequence[tuple[str, str, Any]], *, decimals: int = 4) -> str:
-    """A plain-text table: quantity | document (as printed) | attnlib (``decimals`` places) | verdict.
+    """A plain-text table: quantity | document (as printed) | attnlib (``decimals`` places) | vs exact.
 
-    ``rows`` holds ``(quantity, document_value, computed)`` triples. The verdict is ``same`` when
-    the document's value equals attnlib's rounded to the document's digits, ``rounding`` when only
-    its last digit is off by one, ``WRONG`` otherwise.
+    ``rows`` holds ``(quantity, document_value, computed)`` triples. The last column is ``same`` when
+    the document's value equals attnlib's rounded to the document's digits, ``last digit`` when only
+    its last digit is off by one, ``differs`` otherwise.
     Used in: "Worked example: 'I am happy'", "Worked example: 'it' attends", "Attention maps".
     """
     if not rows:
@@ -62,7 +64,7 @@ def side_by_side(rows: Sequence[tuple[str, str, Any]], *, decimals: int = 4) -> 
         ours = ", ".join(f"{x:.{decimals}f}" for x in _as_list(computed))
         ours = f"[{ours}]" if len(_as_list(computed)) > 1 else ours
         table.append((str(quantity), doc, ours, verdict))
-    head = ("quantity", "document", "attnlib", "verdict")
+    head = ("quantity", "document", "attnlib", "vs exact")
     widths = [max(len(r[i]) for r in [head, *table]) for i in range(4)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(head, widths)).rstrip()]
     lines.append("  ".join("-" * w for w in widths))

@@ -1,127 +1,104 @@
 """Scaled dot-product attention: one entry point, a torch backend and a float64 NumPy twin.
 
-Chapters: "Dot products and the magnitude problem", the worked examples, "Attention in PyTorch".
+Chapters: "Dot products and the magnitude problem", the worked examples, "Attention in PyTorch",
+"Decoding: cross-attention and the KV cache".
 """
 
 from __future__ import annotations
 
-import math
-from typing import Any
+from typing import Literal
 
 import numpy as np
 import torch
 
-from ._checks import backend_of, check_finite, check_floating, check_min_ndim, check_positive
+from ._checks import Alignment, check_causal, check_dropout, validate_qkv
+from .attention_np import _attention_numpy
+from .masks import causal_mask
 from .softmax import ArrayT, softmax
 
 
-def validate_qkv(q: Any, k: Any, v: Any, *, mask: Any = None, scale: Any = None) -> tuple[str, float, Any]:
-    """Check q, k, v, mask and scale; return ``(backend, scale, mask)`` with the mask as a bool
-    tensor/array of the same backend as q (or ``None``).
-
-    Every attention function in attnlib (readable, NumPy twin, chunked) calls this, so they all
-    reject bad input with the same messages.
-    """
-    backend = backend_of(q, "q")
-    for name, x in (("k", k), ("v", v)):
-        if backend_of(x, name) != backend:
-            raise TypeError(
-                f"q, k and v must all be torch tensors or all numpy arrays; q is "
-                f"{type(q).__name__} but {name} is {type(x).__name__}"
-            )
-    for name, x in (("q", q), ("k", k), ("v", v)):
-        check_min_ndim(x, name)
-        check_floating(x, name)
-    if q.shape[-1] != k.shape[-1]:
-        raise ValueError(
-            f"q and k must share d_k (last dimension): q has shape {tuple(q.shape)}, "
-            f"k has shape {tuple(k.shape)}"
-        )
-    if k.shape[-2] != v.shape[-2]:
-        raise ValueError(
-            f"k and v must have the same number of positions n (dimension -2): "
-            f"k has shape {tuple(k.shape)}, v has shape {tuple(v.shape)}"
-        )
-    for name, x in (("q", q), ("k", k), ("v", v)):
-        if x.shape[-2] == 0 or x.shape[-1] == 0:
-            raise ValueError(f"{name} is empty: shape {tuple(x.shape)} (sequence and feature sizes must be > 0)")
-    lead = [tuple(x.shape[:-2]) for x in (q, k, v)]
-    try:
-        np.broadcast_shapes(*lead)
-    except ValueError:
-        raise ValueError(
-            f"the leading (batch/head) dimensions of q, k and v do not broadcast: "
-            f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}"
-        ) from None
-    for name, x in (("q", q), ("k", k), ("v", v)):
-        check_finite(x, name)
-    d_k = q.shape[-1]
-    scale = 1.0 / math.sqrt(d_k) if scale is None else check_positive(scale, "scale")
-    if mask is not None:
-        mask = _as_mask(mask, backend, q.device if backend == "torch" else None)
-        target = np.broadcast_shapes(*lead) + (q.shape[-2], k.shape[-2])
-        try:
-            full = np.broadcast_shapes(tuple(mask.shape), target)
-        except ValueError:
-            full = None
-        if full != target:
-            raise ValueError(
-                f"mask of shape {tuple(mask.shape)} does not broadcast to (..., n_q, n_k) = {target}"
-            )
-    return backend, scale, mask
-
-
-def _as_mask(mask: Any, backend: str, device: Any) -> Any:
-    """Return ``mask`` as a boolean tensor/array of ``backend``; reject non-bool masks."""
-    if isinstance(mask, torch.Tensor):
-        if mask.dtype != torch.bool:
-            raise ValueError(f"mask must be boolean (True = may attend), got dtype {mask.dtype}")
-        return mask.to(device) if backend == "torch" else mask.cpu().numpy()
-    if isinstance(mask, np.ndarray):
-        if mask.dtype != np.bool_:
-            raise ValueError(f"mask must be boolean (True = may attend), got dtype {mask.dtype}")
-        return torch.from_numpy(mask).to(device) if backend == "torch" else mask
-    raise TypeError(f"mask must be a torch.Tensor or numpy.ndarray of bools, got {type(mask).__name__}")
-
-
 def scaled_dot_product_attention(
-    q: ArrayT, k: ArrayT, v: ArrayT, *, mask: Any = None, scale: float | None = None
+    q: ArrayT, k: ArrayT, v: ArrayT, *, mask: torch.Tensor | np.ndarray | None = None, is_causal: bool = False,
+    causal_alignment: Literal["top_left", "bottom_right"] = "top_left", scale: float | None = None, dropout_p: float = 0.0,
+    generator: torch.Generator | np.random.Generator | None = None, enable_gqa: bool = False,
 ) -> tuple[ArrayT, ArrayT]:
-    """``softmax(q kᵀ · scale) v`` and the attention weights.
+    """``softmax(q kᵀ · scale + mask) v`` and the attention weights.
 
     Shapes: ``q`` is ``(..., n_q, d_k)``, ``k`` is ``(..., n_k, d_k)``, ``v`` is ``(..., n_k, d_v)``;
     any leading batch/head dimensions that broadcast. Returns ``(output, weights)`` with shapes
-    ``(..., n_q, d_v)`` and ``(..., n_q, n_k)``.
+    ``(..., n_q, d_v)`` and ``(..., n_q, n_k)``. The arguments are those of
+    ``torch.nn.functional.scaled_dot_product_attention`` (``mask`` is its ``attn_mask``):
 
     * Torch tensors in → torch tensors out (float16/bfloat16 are computed in float32 and cast back).
       NumPy arrays in → float64 NumPy arrays out (the reference twin, see ``attention_np``).
     * ``scale`` defaults to ``1/√d_k``.
-    * ``mask`` is boolean, True = may attend, broadcastable to ``(..., n_q, n_k)``.
-    * **Fully masked rows:** a query whose mask row is all False attends to nothing. Its weights are
-      all exactly 0 and its output row is exactly 0 — never NaN, never a uniform average.
+    * ``mask`` broadcasts to ``(..., n_q, n_k)`` as torch's ``attn_mask`` does. **Boolean**: True =
+      may attend. **Floating**: added to the scaled scores (an ALiBi-style bias; ``-inf`` excludes
+      a key); NaN or ``+inf`` in it raise. Integer masks raise (is 1 "keep" or "add 1"?).
+    * ``is_causal=True``: query i may not attend to keys after i, aligned as ``causal_alignment``
+      says: ``"top_left"`` (torch's ``is_causal``: query i sees keys ``0..i``) or ``"bottom_right"``
+      (query i sees keys ``0..i + n_k - n_q``; the newest query sees the whole KV cache). The two
+      agree when ``n_q == n_k``. See ``attnlib.causal_mask``.
+    * ``dropout_p``: after the softmax, each weight is zeroed with probability ``dropout_p`` and the
+      others are divided by ``1 - dropout_p``; the returned weights are the dropped ones (as in
+      ``torch.nn.MultiheadAttention``), and the output uses them. A ``generator``
+      (``torch.Generator`` or ``numpy.random.Generator``) is required when ``dropout_p > 0``.
+    * ``enable_gqa=True``: q may have more heads (axis -3) than k and v, a multiple of them; query
+      head ``i`` uses key/value head ``i // (h_q / h_kv)`` (grouped-query; one kv head = multi-query).
+    * **Fully masked rows:** a query with no allowed key attends to nothing. Its weights are all
+      exactly 0 and its output row is exactly 0 — never NaN, never a uniform average.
     * NaN or Inf in q, k or v raises ``ValueError``; so do bad shapes, empty sequences and
       non-floating dtypes. Inputs that are not tensors/arrays raise ``TypeError``.
 
-    Used in: "Dot products and the magnitude problem", "Attention in PyTorch" and the worked examples.
-    """
-    backend, s, mask = validate_qkv(q, k, v, mask=mask, scale=scale)
-    if backend == "numpy":
-        from .attention_np import _attention_numpy
+    **Deliberate differences from torch:** fully masked rows give 0 where torch gives NaN;
+    ``is_causal`` may be combined with ``mask`` (a key must pass both; torch refuses the pair);
+    ``causal_alignment`` is new; dropout needs an explicit generator and runs whenever
+    ``dropout_p > 0`` (there is no training flag in a function); the weights are returned.
 
-        return _attention_numpy(q, k, v, mask, s)
-    return _attention_torch(q, k, v, mask, s)
+    Used in: "Dot products and the magnitude problem", "Attention in PyTorch", the worked examples,
+    "Decoding: cross-attention and the KV cache".
+    """
+    backend, s, mask = validate_qkv(q, k, v, mask=mask, scale=scale, enable_gqa=enable_gqa)
+    causal = check_causal(is_causal, causal_alignment)
+    p = check_dropout(dropout_p, generator, backend)
+    if backend == "numpy":
+        return _attention_numpy(q, k, v, mask=mask, causal=causal, scale=s, dropout_p=p, generator=generator,
+                                enable_gqa=enable_gqa)
+    q, k, v = expand_kv_heads(q, k, v) if enable_gqa else (q, k, v)
+    return _attention_torch(q, k, v, mask=mask, causal=causal, scale=s, dropout_p=p, generator=generator)
+
+
+def expand_kv_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Repeat each key/value head ``h_q / h_kv`` times along axis -3 (grouped-query attention).
+
+    Query head ``i`` then meets key/value head ``i // (h_q / h_kv)``, as with torch's ``enable_gqa``.
+    Used by ``scaled_dot_product_attention`` and ``chunked_attention``.
+    """
+    groups = q.shape[-3] // k.shape[-3]
+    k = k.repeat_interleave(groups, dim=-3)  # (..., h_q, n_k, d_k)
+    v = v.repeat_interleave(groups, dim=-3)  # (..., h_q, n_k, d_v)
+    return q, k, v
 
 
 def _attention_torch(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, scale: float
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, mask: torch.Tensor | None, causal: Alignment | None,
+    scale: float, dropout_p: float, generator: torch.Generator | None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     out_dtype = torch.promote_types(torch.promote_types(q.dtype, k.dtype), v.dtype)
     work = torch.float32 if out_dtype in (torch.float16, torch.bfloat16) else out_dtype
     q, k, v = q.to(work), k.to(work), v.to(work)
     scores = q @ k.transpose(-2, -1)  # (..., n_q, n_k)
     scores.mul_(scale)  # in place: the same numbers as scores * scale, without a second n_q × n_k matrix
-    if mask is not None:
+    if mask is not None and mask.dtype != torch.bool:
+        scores.add_(mask.to(work))  # an additive bias; -inf entries exclude keys
+    elif mask is not None:
         scores.masked_fill_(~mask, float("-inf"))  # excluded keys get weight exactly 0
+    if causal is not None:
+        allowed = causal_mask(q.shape[-2], k.shape[-2], alignment=causal, device=q.device)  # (n_q, n_k)
+        scores.masked_fill_(~allowed, float("-inf"))
     weights = softmax(scores, dim=-1)  # (..., n_q, n_k); an all -inf row gives zeros
+    if dropout_p > 0:
+        keep = torch.rand(weights.shape, generator=generator, dtype=work).to(weights.device) >= dropout_p
+        weights = weights * keep / (1.0 - dropout_p)  # (..., n_q, n_k)
     output = weights @ v  # (..., n_q, d_v)
     return output.to(out_dtype), weights.to(out_dtype)

@@ -21,12 +21,14 @@ Chapter: "Attention at scale".
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Literal
 
+import numpy as np
 import torch
 
-from ._checks import check_min_ndim, check_positive_int
-from .attention import validate_qkv
+from ._checks import check_bool, check_causal, check_min_ndim, check_positive_int, validate_qkv
+from .attention import expand_kv_heads
 
 DEFAULT_BLOCK_SIZE = 256
 
@@ -36,26 +38,34 @@ def chunked_attention(
     k: torch.Tensor,
     v: torch.Tensor,
     *,
-    mask: Any = None,
-    causal: bool = False,
+    mask: torch.Tensor | np.ndarray | None = None,
+    is_causal: bool = False,
+    causal_alignment: Literal["top_left", "bottom_right"] = "top_left",
     scale: float | None = None,
+    enable_gqa: bool = False,
     block_size: int = DEFAULT_BLOCK_SIZE,
+    causal: bool | None = None,
 ) -> torch.Tensor:
-    """``softmax(q kᵀ · scale) v`` computed block by block with the online softmax; returns the output only.
+    """``softmax(q kᵀ · scale + mask) v`` computed block by block with the online softmax; returns the output only.
 
     Same inputs and errors as ``attnlib.scaled_dot_product_attention`` (both call
-    ``attnlib.attention.validate_qkv``): ``q`` is ``(..., n_q, d_k)``, ``k`` is ``(..., n_k, d_k)``,
-    ``v`` is ``(..., n_k, d_v)``, leading dimensions broadcast, ``scale`` defaults to ``1/√d_k``,
-    ``mask`` is boolean with True = may attend, broadcastable to ``(..., n_q, n_k)``.
+    ``attnlib._checks.validate_qkv``), and the same answer for every mask that function accepts:
+    ``q`` is ``(..., n_q, d_k)``, ``k`` is ``(..., n_k, d_k)``, ``v`` is ``(..., n_k, d_v)``, leading
+    dimensions broadcast, ``scale`` defaults to ``1/√d_k``, ``mask`` is boolean (True = may attend)
+    or floating (added to the scores), broadcastable to ``(..., n_q, n_k)`` like torch's ``attn_mask``
+    (0-d and 1-d masks included); ``enable_gqa`` as there.
 
-    * ``causal=True`` lets query ``i`` attend to keys ``0..i`` only (the same rule as
-      ``attnlib.causal_mask``; with ``mask`` as well, a key must pass both). Key blocks that lie
-      entirely in the future of a query block are skipped, which saves about half the work.
+    * ``is_causal=True`` with ``causal_alignment`` ``"top_left"`` (query ``i`` sees keys ``0..i``,
+      torch's rule) or ``"bottom_right"`` (keys ``0..i + n_k - n_q``, decoding with a cache); with
+      ``mask`` as well, a key must pass both. Key blocks that lie entirely in the future of a query
+      block are skipped, which saves about half the work. ``causal`` is the older name of
+      ``is_causal`` (chapter "Attention at scale" uses it); pass one of the two.
     * ``block_size`` (an ``int`` > 0) is the number of queries and of keys per block. The result
       does not depend on it beyond float rounding; ``n`` need not be a multiple of it.
     * **Returns only the output** ``(..., n_q, d_v)``. The weights are the ``(n_q, n_k)`` matrix
       this function exists to avoid storing; the output never needs them, only the running
       max and sum. Use ``scaled_dot_product_attention`` when you want to look at the weights.
+      There is no ``dropout_p``: dropout acts on the weights, which are never formed here.
     * **Fully masked rows** give an output row of exact zeros, as in ``scaled_dot_product_attention``.
     * Torch tensors only (a NumPy array raises ``TypeError``); float16/bfloat16 are computed in
       float32 and cast back. Scores that overflow to NaN/+inf raise ``ValueError``.
@@ -63,42 +73,61 @@ def chunked_attention(
     Used in: "Attention at scale".
     """
     block_size = check_positive_int(block_size, "block_size")
-    if not isinstance(causal, bool):
-        raise TypeError(f"causal must be a bool, got {type(causal).__name__}")
-    backend, s, mask = validate_qkv(q, k, v, mask=mask, scale=scale)
+    if causal is not None:
+        if check_bool(causal, "causal") and check_bool(is_causal, "is_causal"):
+            raise ValueError("pass is_causal or its older name causal, not both")
+        is_causal = is_causal or causal
+    alignment = check_causal(is_causal, causal_alignment)
+    backend, s, mask = validate_qkv(q, k, v, mask=mask, scale=scale, enable_gqa=enable_gqa)
     if backend != "torch":
         raise TypeError(
             f"chunked_attention works on torch tensors only, got {type(q).__name__}; "
             "convert with torch.from_numpy or use scaled_dot_product_attention"
         )
+    q, k, v = expand_kv_heads(q, k, v) if enable_gqa else (q, k, v)
     out_dtype = torch.promote_types(torch.promote_types(q.dtype, k.dtype), v.dtype)
     work = torch.float32 if out_dtype in (torch.float16, torch.bfloat16) else out_dtype
     q, k, v = q.to(work), k.to(work), v.to(work)
+    if mask is not None:
+        mask = mask.reshape((1,) * (2 - mask.ndim) + tuple(mask.shape))  # 0-d and 1-d masks become (1, n_k) or (1, 1)
+        mask = mask if mask.dtype == torch.bool else mask.to(work)
     lead = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
     n_q, n_k, d_v = q.shape[-2], k.shape[-2], v.shape[-1]
+    offset = None if alignment is None else (0 if alignment == "top_left" else n_k - n_q)
+    job = _Job(q=q, k=k, v=v, mask=mask, causal_offset=offset, scale=s, lead=lead, block_size=block_size)
     out = q.new_empty(*lead, n_q, d_v)  # (..., n_q, d_v); filled one query block at a time
     for i0 in range(0, n_q, block_size):
-        i1 = min(i0 + block_size, n_q)
-        last_key = min(i1, n_k) if causal else n_k  # keys >= i1 are in the future of every query here
-        out[..., i0:i1, :] = _query_block(q, k, v, mask, causal, s, lead, i0, i1, last_key, block_size)
+        out[..., i0:i1, :] = _query_block(job, i0, i1 := min(i0 + block_size, n_q))
     return out.to(out_dtype)
 
 
-def _query_block(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, causal: bool,
-    scale: float, lead: torch.Size, i0: int, i1: int, last_key: int, block_size: int,
-) -> torch.Tensor:
-    """Output rows ``i0:i1``: the online-softmax loop over key blocks ``0:last_key``."""
-    q_blk = q[..., i0:i1, :] * scale  # (..., bq, d_k); scaling q is cheaper than scaling every score tile
-    run_max = q.new_full((*lead, i1 - i0, 1), float("-inf"))  # (..., bq, 1), largest score so far
-    run_sum = q.new_zeros((*lead, i1 - i0, 1))  # (..., bq, 1), sum of exp(score - run_max)
-    acc = q.new_zeros((*lead, i1 - i0, v.shape[-1]))  # (..., bq, d_v), sum of exp(score - run_max) v
-    for j0 in range(0, last_key, block_size):
-        j1 = min(j0 + block_size, last_key)
+@dataclass(frozen=True)
+class _Job:
+    """Everything one call of ``chunked_attention`` shares between its query blocks."""
+
+    q: torch.Tensor  # (..., n_q, d_k), in the working dtype
+    k: torch.Tensor  # (..., n_k, d_k)
+    v: torch.Tensor  # (..., n_k, d_v)
+    mask: torch.Tensor | None  # at least 2-d; boolean or additive
+    causal_offset: int | None  # None: no causal rule; else query i sees keys 0..i + offset
+    scale: float
+    lead: torch.Size
+    block_size: int
+
+
+def _query_block(job: _Job, i0: int, i1: int) -> torch.Tensor:
+    """Output rows ``i0:i1``: the online-softmax loop over the key blocks these queries may see."""
+    q, k, v, n_k = job.q, job.k, job.v, job.k.shape[-2]
+    # keys past the last query's causal limit are in the future of every query of this block
+    last_key = n_k if job.causal_offset is None else max(min(i1 + job.causal_offset, n_k), 0)
+    q_blk = q[..., i0:i1, :] * job.scale  # (..., bq, d_k); scaling q is cheaper than scaling every score tile
+    run_max = q.new_full((*job.lead, i1 - i0, 1), float("-inf"))  # (..., bq, 1), largest score so far
+    run_sum = q.new_zeros((*job.lead, i1 - i0, 1))  # (..., bq, 1), sum of exp(score - run_max)
+    acc = q.new_zeros((*job.lead, i1 - i0, v.shape[-1]))  # (..., bq, d_v), sum of exp(score - run_max) v
+    for j0 in range(0, last_key, job.block_size):
+        j1 = min(j0 + job.block_size, last_key)
         scores = q_blk @ k[..., j0:j1, :].transpose(-2, -1)  # (..., bq, bk), scaled through q_blk
-        allowed = _allowed(mask, causal, i0, i1, j0, j1, q.device)
-        if allowed is not None:
-            scores.masked_fill_(allowed.logical_not(), float("-inf"))
+        _apply_masks(scores, job, i0, i1, j0, j1)
         run_max, run_sum, acc = _update(scores, v[..., j0:j1, :], run_max, run_sum, acc)
         del scores  # the tile is freed here, before the next one is made
     # NaN or +inf anywhere in a row's scores shows up in its max (torch.maximum/amax propagate NaN)
@@ -155,18 +184,19 @@ def _update(
     return new_max, run_sum, acc
 
 
-def _allowed(
-    mask: torch.Tensor | None, causal: bool, i0: int, i1: int, j0: int, j1: int, device: torch.device
-) -> torch.Tensor | None:
-    """The boolean tile ``[i0:i1, j0:j1]`` of ``mask`` AND the causal rule (None if all allowed)."""
-    tile = None
+def _apply_masks(scores: torch.Tensor, job: _Job, i0: int, i1: int, j0: int, j1: int) -> None:
+    """Apply tile ``[i0:i1, j0:j1]`` of the mask (boolean or additive) and the causal rule to ``scores``, in place."""
+    mask = job.mask
     if mask is not None:
         rows = slice(None) if mask.shape[-2] == 1 else slice(i0, i1)  # a size-1 axis broadcasts
         cols = slice(None) if mask.shape[-1] == 1 else slice(j0, j1)
         tile = mask[..., rows, cols]  # (..., bq or 1, bk or 1)
-    if causal and j1 - 1 > i0:  # some key of this tile is later than some query
-        qi = torch.arange(i0, i1, device=device)[:, None]  # (bq, 1)
-        kj = torch.arange(j0, j1, device=device)[None, :]  # (1, bk)
-        past = kj <= qi  # (bq, bk)
-        tile = past if tile is None else tile & past
-    return tile
+        if tile.dtype == torch.bool:
+            scores.masked_fill_(tile.logical_not(), float("-inf"))
+        else:
+            scores.add_(tile)
+    offset = job.causal_offset
+    if offset is not None and j1 - 1 > i0 + offset:  # some key of this tile is later than some query
+        qi = torch.arange(i0, i1, device=scores.device)[:, None]  # (bq, 1)
+        kj = torch.arange(j0, j1, device=scores.device)[None, :]  # (1, bk)
+        scores.masked_fill_(kj > qi + offset, float("-inf"))  # (bq, bk) broadcasts over the tile

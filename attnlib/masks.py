@@ -6,20 +6,36 @@ Chapters: "Multi-head attention and the causal mask", "Attention in PyTorch".
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 import torch
 
-from ._checks import check_positive_int
+from ._checks import check_alignment, check_positive_int
 
 
-def causal_mask(n: int) -> torch.Tensor:
-    """``(n, n)`` lower-triangular bool mask: position i may attend to positions 0..i.
+def causal_mask(
+    n_q: int, n_k: int | None = None, *, alignment: Literal["top_left", "bottom_right"] = "top_left",
+    device: torch.device | str | None = None,
+) -> torch.Tensor:
+    """``(n_q, n_k)`` bool mask, True = may attend: no query sees a key "in its future".
 
-    Used in: "Attention in PyTorch", "Multi-head attention and the causal mask".
+    ``n_k`` defaults to ``n_q`` (the square mask of self-attention: query i sees keys 0..i).
+    When ``n_q != n_k`` the two alignments differ:
+
+    * ``"top_left"`` (the default, torch's ``is_causal=True``): query i sees keys ``0..i``. The
+      first query is lined up with the first key.
+    * ``"bottom_right"`` (decoding with a KV cache): query i sees keys ``0..i + n_k - n_q``. The
+      *last* query is lined up with the *last* key, so the newest token sees the whole cache
+      (torch's ``causal_lower_right``). With ``n_q > n_k`` the first ``n_q - n_k`` rows are all
+      False; attention gives them zero weights and output.
+
+    Used in: "Attention in PyTorch", "Multi-head attention and the causal mask", "Decoding".
     """
-    n = check_positive_int(n, "n")
-    return torch.ones(n, n, dtype=torch.bool).tril()  # (n, n)
+    n_q = check_positive_int(n_q, "n_q")
+    n_k = n_q if n_k is None else check_positive_int(n_k, "n_k")
+    offset = 0 if check_alignment(alignment) == "top_left" else n_k - n_q
+    return torch.ones(n_q, n_k, dtype=torch.bool, device=device).tril(diagonal=offset)  # (n_q, n_k)
 
 
 def padding_mask(lengths: Sequence[int] | torch.Tensor | np.ndarray, n: int) -> torch.Tensor:

@@ -6,12 +6,13 @@ Chapters: "Queries, keys and values" (SelfAttentionV1/V2), "Attention in PyTorch
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+import numpy as np
 import torch
 from torch import nn
 
-from ._checks import check_positive_int
+from ._checks import check_bool, check_positive_int, check_probability
 from .attention import scaled_dot_product_attention
 
 
@@ -74,8 +75,9 @@ class SelfAttentionV2(nn.Module):
 
 
 class ScaledDotProductAttention(nn.Module):
-    """Module wrapper of ``attnlib.scaled_dot_product_attention``: ``forward(q, k, v, mask=None)``
-    returns ``(output, weights)``. ``mask`` is boolean, True = may attend; fully masked rows give
+    """Module wrapper of ``attnlib.scaled_dot_product_attention``: ``forward(q, k, v, *, mask=None, ...)``
+    returns ``(output, weights)``; every argument after ``v`` is keyword-only, as in the function.
+    ``mask`` is boolean (True = may attend) or floating (added to the scores); fully masked rows give
     zero weights and zero output. Used in: "Attention in PyTorch".
     """
 
@@ -84,36 +86,76 @@ class ScaledDotProductAttention(nn.Module):
         self.scale = scale
 
     def forward(
-        self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: Any = None
+        self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, mask: torch.Tensor | np.ndarray | None = None,
+        is_causal: bool = False, causal_alignment: Literal["top_left", "bottom_right"] = "top_left", dropout_p: float = 0.0,
+        generator: torch.Generator | None = None, enable_gqa: bool = False,
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        return scaled_dot_product_attention(q, k, v, mask=mask, scale=self.scale)
+        return scaled_dot_product_attention(
+            q, k, v, mask=mask, is_causal=is_causal, causal_alignment=causal_alignment, scale=self.scale,
+            dropout_p=dropout_p, generator=generator, enable_gqa=enable_gqa,
+        )
 
 
 class MultiHeadAttention(nn.Module):
-    """Multi-head attention: ``h`` heads of size ``d_k = d_model / h``, concatenated, then ``W_o``.
+    """Multi-head attention: ``h`` heads of size ``d_k = d_out / h``, concatenated, then ``W_o``.
 
-    ``forward(query, key=None, value=None, *, mask=None)`` takes ``(batch, n, d_model)`` tensors
-    (``key`` and ``value`` default to ``query``: self-attention) and returns
-    ``(output (batch, n_q, d_model), weights (batch, h, n_q, n_k))``. ``mask`` is boolean, True =
-    may attend, broadcastable to ``(batch, h, n_q, n_k)`` — note that ``torch.nn.MultiheadAttention``
-    uses the opposite convention for boolean masks. ``load_from_torch`` copies the weights of a
-    ``torch.nn.MultiheadAttention(d_model, h, batch_first=True)`` so both compute the same thing.
-    Used in: "Multi-head attention and the causal mask".
+    ``MultiHeadAttention(d_in, num_heads, bias=True, *, d_out=None, kdim=None, vdim=None,
+    dropout=0.0, batch_first=True)``: queries are ``d_in`` wide, keys ``kdim`` and values ``vdim``
+    wide (both default to ``d_in``); every head works in ``d_k = d_out / h`` and the output is
+    ``d_out`` wide (default ``d_in``; ``d_in → d_out`` as in the from-scratch tutorials).
+
+    ``forward(query, key=None, value=None, *, mask=None, key_mask=None, is_causal=False,
+    causal_alignment="top_left", need_weights=True, average_attn_weights=False, generator=None)``:
+
+    * **Layout.** With ``batch_first=True`` (the default here; torch's default is False) inputs are
+      ``(batch, n, width)``; with ``batch_first=False`` they are ``(n, batch, width)`` and so is the
+      output. ``key`` and ``value`` default to ``query`` (self-attention).
+    * **Masks have one layout.** ``mask`` is ``(n_q, n_k)`` (shared by every sequence and head) or
+      ``(batch, heads, n_q, n_k)``, where the batch, heads and n_q axes may be 1 to broadcast. A 3-d
+      mask is refused: ``(batch, n_q, n_k)`` and torch's ``(batch·heads, n_q, n_k)`` cannot be told
+      apart when batch == heads. Boolean = True may attend (torch's nn.MultiheadAttention uses True =
+      *masked*: pass ``~its_mask``); floating = added to the scores.
+    * ``key_mask``: ``(batch, n_k)`` (or ``(batch, 1, n_k)``, what ``attnlib.padding_mask`` returns),
+      boolean, True = a real key. It is torch's ``key_padding_mask`` **inverted**:
+      ``key_mask = ~key_padding_mask``.
+    * ``is_causal`` / ``causal_alignment`` as in ``scaled_dot_product_attention``.
+    * Returns ``(output, weights)``: output ``(batch, n_q, d_out)`` (or ``(n_q, batch, d_out)``),
+      weights ``(batch, h, n_q, n_k)``, or ``(batch, n_q, n_k)`` with ``average_attn_weights=True``,
+      or ``None`` with ``need_weights=False``. The default ``average_attn_weights=False`` differs
+      from torch on purpose: the book looks at every head.
+    * ``dropout`` (on the weights) acts in training mode only and then needs ``generator``.
+
+    ``load_from_torch`` copies the weights of a ``torch.nn.MultiheadAttention`` of the same shape
+    (embed_dim = d_in = d_out, heads, kdim, vdim, bias, batch_first, dropout) or refuses with a
+    ``ValueError`` naming what differs. Used in: "Multi-head attention and the causal mask",
+    "Decoding: cross-attention and the KV cache".
     """
 
-    def __init__(self, d_model: int, num_heads: int, bias: bool = True) -> None:
+    def __init__(
+        self, d_in: int, num_heads: int, bias: bool = True, *, d_out: int | None = None,
+        kdim: int | None = None, vdim: int | None = None, dropout: float = 0.0, batch_first: bool = True,
+    ) -> None:
         super().__init__()
-        d_model = check_positive_int(d_model, "d_model")
+        d_in = check_positive_int(d_in, "d_in")
         num_heads = check_positive_int(num_heads, "num_heads")
-        if d_model % num_heads != 0:
-            raise ValueError(
-                f"d_model must be divisible by num_heads, got d_model={d_model}, num_heads={num_heads}"
-            )
-        self.d_model, self.num_heads, self.d_k = d_model, num_heads, d_model // num_heads
-        self.W_q = nn.Linear(d_model, d_model, bias=bias)
-        self.W_k = nn.Linear(d_model, d_model, bias=bias)
-        self.W_v = nn.Linear(d_model, d_model, bias=bias)
-        self.W_o = nn.Linear(d_model, d_model, bias=bias)
+        d_out = d_in if d_out is None else check_positive_int(d_out, "d_out")
+        kdim = d_in if kdim is None else check_positive_int(kdim, "kdim")
+        vdim = d_in if vdim is None else check_positive_int(vdim, "vdim")
+        if d_out % num_heads != 0:
+            raise ValueError(f"d_out must be divisible by num_heads, got d_out={d_out}, num_heads={num_heads}")
+        self.dropout = check_probability(dropout, "dropout")
+        self.batch_first = check_bool(batch_first, "batch_first")
+        self.d_in, self.d_out, self.kdim, self.vdim = d_in, d_out, kdim, vdim
+        self.num_heads, self.d_k = num_heads, d_out // num_heads
+        self.W_q = nn.Linear(d_in, d_out, bias=bias)
+        self.W_k = nn.Linear(kdim, d_out, bias=bias)
+        self.W_v = nn.Linear(vdim, d_out, bias=bias)
+        self.W_o = nn.Linear(d_out, d_out, bias=bias)
+
+    @property
+    def d_model(self) -> int:
+        """The query width ``d_in`` (the name chapter 13 uses when ``d_in == d_out``)."""
+        return self.d_in
 
     def _split(self, x: torch.Tensor) -> torch.Tensor:
         b, n, _ = x.shape
@@ -126,37 +168,110 @@ class MultiHeadAttention(nn.Module):
         key: torch.Tensor | None = None,
         value: torch.Tensor | None = None,
         *,
-        mask: Any = None,
-    ) -> tuple[torch.Tensor, torch.Tensor]:
+        mask: torch.Tensor | None = None,
+        key_mask: torch.Tensor | None = None,
+        is_causal: bool = False,
+        causal_alignment: Literal["top_left", "bottom_right"] = "top_left",
+        need_weights: bool = True,
+        average_attn_weights: bool = False,
+        generator: torch.Generator | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
         key = query if key is None else key
         value = key if value is None else value
-        for name, x in (("query", query), ("key", key), ("value", value)):
-            _check_input(x, self.d_model, name)
+        for name, x, width in (("query", query, self.d_in), ("key", key, self.kdim), ("value", value, self.vdim)):
+            _check_input(x, width, name)
             if x.ndim != 3:
-                raise ValueError(f"{name} must have shape (batch, n, {self.d_model}), got {tuple(x.shape)}")
+                layout = "batch, n" if self.batch_first else "n, batch"
+                raise ValueError(f"{name} must have shape ({layout}, {width}), got {tuple(x.shape)}")
+        if not self.batch_first:
+            query, key, value = (x.transpose(0, 1) for x in (query, key, value))  # (batch, n, width)
+        b, n_q, n_k = query.shape[0], query.shape[1], key.shape[1]
+        if key.shape[:2] != value.shape[:2] or key.shape[0] != b:
+            raise ValueError(f"query, key and value must share the batch size and key/value their length: "
+                             f"got query {tuple(query.shape)}, key {tuple(key.shape)}, value {tuple(value.shape)} "
+                             f"(batch_first={self.batch_first})")
+        mask = self._combined_mask(mask, key_mask, b, n_q, n_k)
+        p = self.dropout if self.training else 0.0
         q = self._split(self.W_q(query))  # (batch, h, n_q, d_k)
         k = self._split(self.W_k(key))  # (batch, h, n_k, d_k)
         v = self._split(self.W_v(value))  # (batch, h, n_k, d_k)
-        heads, weights = scaled_dot_product_attention(q, k, v, mask=mask)  # (batch, h, n_q, d_k)
-        b, _, n_q, _ = heads.shape
-        concat = heads.transpose(1, 2).reshape(b, n_q, self.d_model)  # (batch, n_q, d_model)
-        return self.W_o(concat), weights
+        heads, weights = scaled_dot_product_attention(
+            q, k, v, mask=mask, is_causal=is_causal, causal_alignment=causal_alignment,
+            dropout_p=p, generator=generator)  # (batch, h, n_q, d_k), (batch, h, n_q, n_k)
+        concat = heads.transpose(1, 2).reshape(b, n_q, self.d_out)  # (batch, n_q, d_out)
+        out = self.W_o(concat)  # (batch, n_q, d_out)
+        out = out if self.batch_first else out.transpose(0, 1)  # (n_q, batch, d_out)
+        if not check_bool(need_weights, "need_weights"):
+            return out, None
+        return out, weights.mean(dim=1) if check_bool(average_attn_weights, "average_attn_weights") else weights
+
+    def _combined_mask(
+        self, mask: torch.Tensor | None, key_mask: torch.Tensor | None, b: int, n_q: int, n_k: int
+    ) -> torch.Tensor | None:
+        """``mask`` in the one layout ``(batch|1, heads|1, n_q, n_k)`` with ``key_mask`` folded in."""
+        h = self.num_heads
+        if mask is not None:
+            if not isinstance(mask, torch.Tensor):
+                raise TypeError(f"mask must be a torch.Tensor, got {type(mask).__name__}")
+            if mask.ndim == 2:
+                mask = mask[None, None]  # (1, 1, n_q, n_k)
+            elif mask.ndim != 4:
+                raise ValueError(
+                    f"mask of MultiHeadAttention must be (n_q, n_k) or (batch, heads, n_q, n_k) with size-1 "
+                    f"axes to broadcast, got shape {tuple(mask.shape)}; a {mask.ndim}-d mask is ambiguous. "
+                    f"For padding pass key_mask=(batch, n_k); for one mask per sequence use mask[:, None]"
+                )
+            if mask.shape[0] not in (1, b) or mask.shape[1] not in (1, h) or mask.shape[2] not in (1, n_q) \
+                    or mask.shape[3] != n_k:
+                raise ValueError(
+                    f"mask of shape {tuple(mask.shape)} does not fit (batch|1, heads|1, n_q|1, n_k) = "
+                    f"({b}|1, {h}|1, {n_q}|1, {n_k})"
+                )
+        if key_mask is None:
+            return mask
+        if not isinstance(key_mask, torch.Tensor) or key_mask.dtype != torch.bool:
+            got = key_mask.dtype if isinstance(key_mask, torch.Tensor) else type(key_mask).__name__
+            raise TypeError(f"key_mask must be a boolean torch.Tensor (True = real key), got {got}")
+        if key_mask.ndim == 3 and key_mask.shape[1] == 1:
+            key_mask = key_mask[:, 0]  # padding_mask's (batch, 1, n_k)
+        if tuple(key_mask.shape) != (b, n_k):
+            raise ValueError(f"key_mask must have shape (batch, n_k) = ({b}, {n_k}), got {tuple(key_mask.shape)}")
+        keys = key_mask[:, None, None, :]  # (batch, 1, 1, n_k)
+        if mask is None:
+            return keys
+        if mask.dtype == torch.bool:
+            return mask & keys  # (batch, heads|1, n_q, n_k)
+        return mask.masked_fill(~keys, float("-inf"))  # (batch, heads|1, n_q, n_k), additive
 
     @torch.no_grad()
     def load_from_torch(self, mha: nn.MultiheadAttention) -> MultiHeadAttention:
-        """Copy the weights of ``torch.nn.MultiheadAttention`` (same d_model and heads) into self."""
+        """Copy every weight and bias of ``torch.nn.MultiheadAttention``; refuse if the two differ in shape.
+
+        Refused (``ValueError`` naming both values): a different embed_dim (attnlib's d_in and
+        d_out must both equal it), number of heads, kdim, vdim, bias on/off, batch_first or dropout,
+        and torch's ``add_bias_kv`` / ``add_zero_attn``, which attnlib does not have.
+        """
         if not isinstance(mha, nn.MultiheadAttention):
             raise TypeError(f"expected torch.nn.MultiheadAttention, got {type(mha).__name__}")
-        if mha.embed_dim != self.d_model or mha.num_heads != self.num_heads:
-            raise ValueError(
-                f"shape mismatch: torch module has embed_dim={mha.embed_dim}, num_heads={mha.num_heads}; "
-                f"this one has d_model={self.d_model}, num_heads={self.num_heads}"
-            )
-        w_q, w_k, w_v = mha.in_proj_weight.chunk(3, dim=0)  # each (d_model, d_model)
+        has_bias = mha.in_proj_bias is not None
+        pairs = {
+            "embed_dim vs d_in": (mha.embed_dim, self.d_in), "embed_dim vs d_out": (mha.embed_dim, self.d_out),
+            "num_heads": (mha.num_heads, self.num_heads), "kdim": (mha.kdim, self.kdim), "vdim": (mha.vdim, self.vdim),
+            "bias": (has_bias, self.W_q.bias is not None), "batch_first": (mha.batch_first, self.batch_first),
+            "dropout": (float(mha.dropout), self.dropout),
+            "add_bias_kv": (mha.bias_k is not None, False), "add_zero_attn": (bool(mha.add_zero_attn), False),
+        }
+        differ = [f"{name}: torch {theirs} vs attnlib {ours}" for name, (theirs, ours) in pairs.items() if theirs != ours]
+        if differ:
+            raise ValueError("cannot copy torch.nn.MultiheadAttention exactly; they differ in " + "; ".join(differ))
+        if mha.in_proj_weight is not None:
+            w_q, w_k, w_v = mha.in_proj_weight.chunk(3, dim=0)  # each (d_out, d_in)
+        else:  # kdim or vdim != embed_dim: torch keeps three separate matrices
+            w_q, w_k, w_v = mha.q_proj_weight, mha.k_proj_weight, mha.v_proj_weight
         for lin, w in ((self.W_q, w_q), (self.W_k, w_k), (self.W_v, w_v)):
             lin.weight.copy_(w)
         self.W_o.weight.copy_(mha.out_proj.weight)
-        if self.W_q.bias is not None and mha.in_proj_bias is not None:
+        if has_bias:
             for lin, b in zip((self.W_q, self.W_k, self.W_v), mha.in_proj_bias.chunk(3)):
                 lin.bias.copy_(b)
             self.W_o.bias.copy_(mha.out_proj.bias)

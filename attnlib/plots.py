@@ -410,7 +410,9 @@ def heatmap_grid(
 ) -> np.ndarray:
     """One ``heatmap`` per leading index of a ``(panels, n_q, n_k)`` array (e.g. one per head),
     on a shared colour scale from 0 to the largest weight, with a colour bar on the last column.
-    Returns the array of Axes. Used in: "Multi-head attention and the causal mask".
+    The word labels are written once per row (queries, first column) and once per column (keys,
+    bottom panel), so the panels can be small: ``ncols=2`` gives a figure that still reads on a
+    phone. Returns the array of Axes. Used in: "Multi-head attention and the causal mask".
     """
     arr = np.asarray(weights.detach().cpu() if hasattr(weights, "detach") else weights, dtype=float)
     if arr.ndim != 3 or 0 in arr.shape:
@@ -425,7 +427,7 @@ def heatmap_grid(
     nrows = -(-p // ncols)
     if axes is None:
         style.use()
-        _, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 1, 3.4 * nrows), squeeze=False)
+        _, axes = plt.subplots(nrows, ncols, figsize=(2.9 * ncols + 1.4, 2.5 * nrows + 0.6), squeeze=False)
     axes = np.asarray(axes).reshape(-1)
     if axes.size < p:
         raise ValueError(f"axes has {axes.size} entries, need at least {p}")
@@ -439,8 +441,12 @@ def heatmap_grid(
         last_in_row = (i % ncols == ncols - 1) or i == p - 1
         if not last_in_row:
             ax.collections[0].colorbar.remove()
-        if i % ncols:
+        if i % ncols:  # not the first column: the query words are on the row's first panel
             ax.set_ylabel("")
+            ax.set_yticklabels([])
+        if i + ncols < p:  # a panel below shows the key words
+            ax.set_xlabel("")
+            ax.set_xticklabels([])
     return axes
 
 
@@ -576,4 +582,89 @@ def loss_curve(
     ax = curves(np.arange(vals.size), {"loss": vals}, ax=ax, xlabel="update step", ylabel="MSE loss", title=title)
     if logy:
         ax.set_yscale("log")
+    return ax
+
+
+# --- "Attention at scale" ----------------------------------------------------------------------
+
+
+def tiling(
+    n: int,
+    block_size: int,
+    *,
+    current: tuple[int, int] | None = None,
+    causal: bool = False,
+    ax: Axes | None = None,
+    title: str | None = None,
+) -> Axes:
+    """The tiles of chunked attention: query blocks × key blocks, and each query block's running state.
+
+    The ``n × n`` score matrix is cut into ``block_size × block_size`` tiles (the last ones partial).
+    Query blocks are processed one after another; within a query block the key blocks arrive in
+    order. Tiles already folded in are shaded, ``current = (query_block, key_block)`` is highlighted,
+    tiles still to come are white, and with ``causal=True`` the tiles entirely in the future of their
+    query block are hatched (skipped). Beside each query block three boxes hold its running maximum
+    ``m``, running sum ``ℓ`` and accumulator ``a`` (width ``d_v``), the online softmax's state.
+    Used in: "Attention at scale".
+    """
+    for name, value in (("n", n), ("block_size", block_size)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive int, got {value!r}")
+    blocks = -(-int(n) // int(block_size))
+    edges = [min(i * block_size, n) for i in range(blocks + 1)]
+    if current is None:
+        current = (blocks // 2, blocks // 2 if causal else max(blocks - 2, 0))
+    qi, kj = current
+    if not (0 <= qi < blocks and 0 <= kj < blocks):
+        raise ValueError(f"current must be a (query_block, key_block) pair in range({blocks}), got {current!r}")
+    if causal and edges[kj] > edges[qi + 1] - 1:
+        raise ValueError(f"current tile {current!r} lies in the causal future and is never computed")
+    ax = _axes(ax, (7.2, 5.0))
+    pal = style.PALETTE
+    state_x = n + 0.06 * n  # the running-state column starts right of the matrix
+    box = 0.07 * n
+    for i in range(blocks):
+        for j in range(blocks):
+            x0, x1, y0, y1 = edges[j], edges[j + 1], edges[i], edges[i + 1]
+            skipped = causal and x0 > y1 - 1
+            done = (i, j) < (qi, kj) and not skipped
+            face = pal["orange"] if (i, j) == (qi, kj) else ("#cfe6f5" if done else "white")
+            ax.add_patch(plt.Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor=face, edgecolor=pal["ink"],
+                                       lw=1.0, hatch="///" if skipped else None, alpha=1.0))
+        # the running state of query block i: m, ℓ, a
+        y0, y1 = edges[i], edges[i + 1]
+        active = i == qi
+        for k, (label, width) in enumerate((("m", box), ("ℓ", box), ("a", 2 * box))):
+            x = state_x + sum((box, box, 2 * box)[:k]) + 0.02 * n * k
+            ax.add_patch(plt.Rectangle((x, y0), width, y1 - y0, facecolor="#fbe3c2" if active else "#f2f2f2",
+                                       edgecolor=pal["ink"], lw=1.0))
+            if i == 0:
+                ax.text(x + width / 2, -0.03 * n, label, ha="center", va="bottom", fontsize=11)
+    ax.annotate("", xy=(state_x - 0.005 * n, (edges[qi] + edges[qi + 1]) / 2),
+                xytext=(edges[kj + 1], (edges[qi] + edges[qi + 1]) / 2),
+                arrowprops={"arrowstyle": "-|>", "color": pal["red"], "lw": 1.8})
+    ax.set_xlim(-0.02 * n, state_x + 4 * box + 0.06 * n)
+    ax.set_ylim(n + 0.02 * n, -0.1 * n)
+    ax.set_aspect("equal")
+    ax.set_xticks([(edges[j] + edges[j + 1]) / 2 for j in range(blocks)],
+                  [f"K{j + 1}" for j in range(blocks)])
+    ax.set_yticks([(edges[i] + edges[i + 1]) / 2 for i in range(blocks)],
+                  [f"Q{i + 1}" for i in range(blocks)])
+    ax.xaxis.tick_top()
+    ax.tick_params(length=0)
+    ax.grid(False)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    ax.set_xlabel("key blocks  →  folded in one at a time", labelpad=8)
+    ax.xaxis.set_label_position("bottom")
+    ax.set_ylabel("query blocks")
+    legend = [plt.Rectangle((0, 0), 1, 1, facecolor="#cfe6f5", edgecolor=pal["ink"], label="done"),
+              plt.Rectangle((0, 0), 1, 1, facecolor=pal["orange"], edgecolor=pal["ink"], label="current tile"),
+              plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor=pal["ink"], label="to come")]
+    if causal:
+        legend.append(plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor=pal["ink"], hatch="///",
+                                    label="skipped (causal)"))
+    ax.legend(handles=legend, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=len(legend))
+    if title:
+        ax.set_title(title, pad=26)
     return ax

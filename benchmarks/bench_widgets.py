@@ -1,13 +1,14 @@
 """Latency of the book's sliders: from a slider's input event to the redrawn numbers, in Chromium.
 
 Serves the built site (_build/html) on 127.0.0.1 with every other host blocked, opens the
-playground page in Debian's Chromium (Playwright, headless), and for each widget moves one slider
+playground page and the "Attention that learns" page in Debian's Chromium (Playwright, headless), and for each widget moves one slider
 through ``--inputs`` positions (default 200), each a different value. Per input, inside the page:
 
     t0 = performance.now(); input.value = …; input.dispatchEvent(new Event("input"));
     read the widget's numbers; force style and layout (offsetHeight); t1 = performance.now()
 
-so the time covers the widget's JavaScript math, its DOM/SVG update and the browser's layout (not
+(for the "ask the trained model" box: a new sentence in the text box and an input event) so the
+time covers the widget's JavaScript math, its DOM/SVG update and the browser's layout (not
 the wait for the next paint, which is paced by the display). Prints median, 95th percentile and max
 per widget and fails (exit 1) if a median exceeds the 16 ms target (one frame at 60 Hz).
 
@@ -41,7 +42,34 @@ SLIDERS = {
     "TemperatureSlider": ("temperature", lambda s: (0, s["_limits"]["temperature"][2], 1)),
     "DotProductSpread": ("dim", lambda s: (0, s["_limits"]["dim"][2], 1)),
     "GeometricAttention": ("query_x", lambda s: (s["_limits"]["query"][0], s["_limits"]["query"][1], s["_limits"]["query"][2])),
+    "TrainingReplay": ("index", lambda s: (0, len(s["frames"]) - 1, 1)),
 }
+# Widgets driven by a text box: each input puts the next of these sentences in the box (one more word
+# each time, then back), as a reader typing or clicking words does.
+TEXT_BOXES = {"AskModel": ("sentence", ["we", "we sat", "we sat on", "we sat on the", "we sat on the bank",
+                                         "we sat on the bank by", "we sat on the bank by the",
+                                         "we sat on the bank by the river", "the bat", "the bat and the ball"])}
+PAGES = ["book/15_playground.html", "book/17_learning.html"]
+
+_TIME_TEXT = """async ([root, name, sentences, n]) => {
+  const el = eval(root);
+  const input = el.querySelector(`input[data-name="${name}"]`);
+  const outputs = [...el.querySelectorAll(".attnw-num, .attnw-barval, [data-name=message]")];
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    input.value = sentences[i % sentences.length];
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    let text = "";
+    for (const o of outputs) if (o.isConnected) text += o.textContent;
+    for (const o of el.querySelectorAll(".attnw-barval")) text += o.textContent;
+    void el.offsetHeight; // style + layout of the redrawn widget
+    times.push(performance.now() - t0);
+    if (text.includes("NaN")) throw new Error(`NaN shown for ${input.value}`);
+    if (i % 20 === 19) await new Promise((r) => requestAnimationFrame(() => r()));
+  }
+  return times;
+}"""
 
 # Sweep the slider back and forth over its range, `n` inputs, each to a new value; time each one.
 _TIME_INPUTS = """async ([root, name, lo, hi, step, n]) => {
@@ -79,13 +107,15 @@ def _serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=200, help="inputs per widget (default 200)")
-    parser.add_argument("--page", default="book/15_playground.html", help="page of the built site")
+    parser.add_argument("--page", action="append", help=f"page of the built site (repeatable; default {PAGES})")
     parser.add_argument("--json", type=Path, help="also write the results to this JSON file")
     args = parser.parse_args()
 
-    if not (SITE / args.page).is_file():
-        print(f"no built page {SITE / args.page}: run 'make book' first", file=sys.stderr)
-        return 2
+    pages = args.page or PAGES
+    for name in pages:
+        if not (SITE / name).is_file():
+            print(f"no built page {SITE / name}: run 'make book' first", file=sys.stderr)
+            return 2
     exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     if not exe:
         print("Debian's chromium is not installed (make browser-deps)", file=sys.stderr)
@@ -110,26 +140,31 @@ def main() -> int:
 
             context.route("**/*", route)
             page = context.new_page()
-            page.goto(f"{url}/{args.page}", wait_until="networkidle")
-            wd.wait_for_widgets(page)
-            user_agent = page.evaluate("navigator.userAgent")
             done = set()
-            for w in wd.find_widgets(page):
-                if w.kind in done or w.kind not in SLIDERS:
-                    continue
-                done.add(w.kind)
-                name, bounds = SLIDERS[w.kind]
-                lo, hi, step = bounds(w.state)
-                page.evaluate(f"() => {w.root}.scrollIntoView({{ block: 'center' }})")
-                times = page.evaluate(_TIME_INPUTS, [w.root, name, lo, hi, step, args.inputs])
-                times.sort()
-                results[w.kind] = {
-                    "slider": name,
-                    "inputs": len(times),
-                    "median_ms": statistics.median(times),
-                    "p95_ms": times[int(0.95 * (len(times) - 1))],
-                    "max_ms": times[-1],
-                }
+            for page_name in pages:
+                page.goto(f"{url}/{page_name}", wait_until="networkidle")
+                wd.wait_for_widgets(page)
+                user_agent = page.evaluate("navigator.userAgent")
+                for w in wd.find_widgets(page):
+                    if w.kind in done or (w.kind not in SLIDERS and w.kind not in TEXT_BOXES):
+                        continue
+                    done.add(w.kind)
+                    page.evaluate(f"() => {w.root}.scrollIntoView({{ block: 'center' }})")
+                    if w.kind in TEXT_BOXES:
+                        name, sentences = TEXT_BOXES[w.kind]
+                        times = page.evaluate(_TIME_TEXT, [w.root, name, sentences, args.inputs])
+                    else:
+                        name, bounds = SLIDERS[w.kind]
+                        lo, hi, step = bounds(w.state)
+                        times = page.evaluate(_TIME_INPUTS, [w.root, name, lo, hi, step, args.inputs])
+                    times.sort()
+                    results[w.kind] = {
+                        "slider": name,
+                        "inputs": len(times),
+                        "median_ms": statistics.median(times),
+                        "p95_ms": times[int(0.95 * (len(times) - 1))],
+                        "max_ms": times[-1],
+                    }
             browser.close()
     finally:
         server.shutdown()
@@ -143,8 +178,9 @@ def main() -> int:
         verdict = "ok" if r["median_ms"] <= TARGET_MS else "TOO SLOW"
         ok &= r["median_ms"] <= TARGET_MS
         print(f"{kind:20s} {r['slider']:12s} {r['median_ms']:10.3f} {r['p95_ms']:8.3f} {r['max_ms']:8.3f}  {verdict}")
-    if set(results) != set(SLIDERS):
-        print(f"missing widgets on {args.page}: {sorted(set(SLIDERS) - set(results))}", file=sys.stderr)
+    expected = set(SLIDERS) | set(TEXT_BOXES) if args.page is None else set(results)
+    if set(results) != expected:
+        print(f"missing widgets on {pages}: {sorted(expected - set(results))}", file=sys.stderr)
         ok = False
     if external:
         print(f"requests to other hosts (blocked): {external}", file=sys.stderr)

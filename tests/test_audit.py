@@ -111,12 +111,12 @@ def test_rendered_pages() -> None:
         {"id": "w", "document": "009", "section": "§2", "quantity": "q", "document_value": "7",
          "verdict": "wrong", "why": "an arithmetic slip", "chapter": "book/y", "label": "ly"},
     ]
-    values = {"r": [3.0, 0.5], "w": 8.0}
-    page = audit.render_errata(rows, lambda r: values[r["id"]])
+    judged = {"r": errata.Judgement("correct", exact=[3.0, 0.5]), "w": errata.Judgement("wrong", exact=8.0)}
+    page = errata.render_errata(rows, judged)
     assert "an arithmetic slip" in page and "{ref}`y <ly>`" in page and "§1" not in page
     doc = _doc([{"section": "first", "lines": [1], "rows": ["r"]}, {"section": "later", "lines": [2], "pending": "book/z"}])
-    page = audit.render_audit([doc], rows, lambda r: values[r["id"]])
-    assert "`3 and 0.50` | `[3.0000, 0.5000]`" in page
+    page = audit.render_audit([doc], rows, judged)
+    assert "`3 and 0.50` | `[3.0000, 0.5000]` | reproduced" in page
     assert "waits for book/z" in page and page.index("### first") < page.index("### later")
 
 
@@ -126,7 +126,8 @@ def test_errata_follow_the_document_order() -> None:
          "why": "slip", "chapter": "book/x", "label": "l"}
         for a in ("late", "early")
     ]
-    page = audit.render_errata(rows, lambda r: 2.0, {"early": 3, "late": 40})
+    judged = {r["id"]: errata.Judgement("wrong", exact=2.0) for r in rows}
+    page = errata.render_errata(rows, judged, {"early": 3, "late": 40})
     assert page.index("**early**") < page.index("**late**")
     docs = [_doc([{"section": "s", "lines": [2], "rows": ["r"]}, {"section": "s", "lines": [1], "rows": ["r"]}])]
     assert audit.row_order(docs) == {"r": 1}
@@ -135,5 +136,5 @@ def test_errata_follow_the_document_order() -> None:
 def test_audit_page_lists_numbers_it_does_not_compute() -> None:
     doc = _doc([{"section": "s", "lines": [1], "rows": ["r"]}, {"section": "hardware", "lines": [2], "skip": "fact"}])
     page = audit.render_audit([doc], [{**_ROW, "section": "§1", "verdict": "correct", "chapter": "book/x", "label": "l"}],
-                              lambda r: [3.0, 0.5])
+                              {"r": errata.Judgement("correct", exact=[3.0, 0.5])})
     assert "Numbers stated but not computed" in page and "- hardware, line 2: 7 (fact:" in page

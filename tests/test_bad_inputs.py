@@ -7,8 +7,14 @@ import pytest
 import torch
 
 import attnlib
-from attnlib import plots, recurrence, scaling, scratch, text
-from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
+from attnlib import decoding, plots, recurrence, report, scaling, scratch, text
+from attnlib.widgets import (
+    DecodingStepper,
+    DotProductSpread,
+    GeometricAttention,
+    SoftmaxSharpening,
+    TemperatureSlider,
+)
 
 sdpa = attnlib.scaled_dot_product_attention
 q3 = torch.randn(2, 3, 4)
@@ -23,7 +29,7 @@ CASES = [
     ("d_k mismatch", lambda: sdpa(q3, torch.randn(2, 5, 3), v3), ValueError, "(2, 5, 3)"),
     ("n of k != n of v", lambda: sdpa(q3, k3, torch.randn(2, 4, 6)), ValueError, "(2, 4, 6)"),
     ("mask does not broadcast", lambda: sdpa(q3, k3, v3, mask=torch.ones(3, 3, dtype=torch.bool)), ValueError, "(3, 3)"),
-    ("mask wrong dtype", lambda: sdpa(q3, k3, v3, mask=torch.ones(3, 5)), ValueError, "torch.float32"),
+    ("mask wrong dtype", lambda: sdpa(q3, k3, v3, mask=torch.ones(3, 5, dtype=torch.int64)), ValueError, "torch.int64"),
     ("mask not an array", lambda: sdpa(q3, k3, v3, mask=[[True]]), TypeError, "list"),
     ("empty sequence", lambda: sdpa(torch.randn(2, 0, 4), k3, v3), ValueError, "(2, 0, 4)"),
     ("int dtype", lambda: sdpa(q3.long(), k3, v3), ValueError, "torch.int64"),
@@ -41,7 +47,7 @@ CASES = [
     ("softmax NaN", lambda: attnlib.softmax(np.array([1.0, np.nan])), ValueError, "NaN"),
     ("softmax string", lambda: attnlib.softmax("abc"), TypeError, "str"),
     ("softmax empty", lambda: attnlib.softmax(torch.empty(2, 0)), ValueError, "(2, 0)"),
-    ("heads do not divide", lambda: attnlib.MultiHeadAttention(10, 3), ValueError, "d_model=10, num_heads=3"),
+    ("heads do not divide", lambda: attnlib.MultiHeadAttention(10, 3), ValueError, "d_out=10, num_heads=3"),
     ("heads zero", lambda: attnlib.MultiHeadAttention(8, 0), ValueError, "0"),
     ("mha wrong width", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 6)), ValueError, "(2, 3, 6)"),
     ("v2 wrong width", lambda: attnlib.SelfAttentionV2(3, 2)(torch.randn(4, 5)), ValueError, "(4, 5)"),
@@ -51,6 +57,68 @@ CASES = [
     ("padding length > n", lambda: attnlib.padding_mask([2, 7], 5), ValueError, "[2, 7]"),
     ("padding negative length", lambda: attnlib.padding_mask([-1], 5), ValueError, "[-1]"),
     ("padding float lengths", lambda: attnlib.padding_mask([1.5], 5), ValueError, "float"),
+    # the PyTorch-style arguments (issue 14)
+    ("is_causal string", lambda: sdpa(q3, k3, v3, is_causal="yes"), TypeError, "str"),
+    ("alignment unknown", lambda: sdpa(q3, k3, v3, is_causal=True, causal_alignment="diagonal"), ValueError,
+     "'diagonal'"),
+    ("alignment without is_causal", lambda: sdpa(q3, k3, v3, causal_alignment="bottom_right"), ValueError,
+     "'bottom_right'"),
+    ("float mask NaN", lambda: sdpa(q3, k3, v3, mask=torch.tensor([0.0, float("nan"), 0, 0, 0])), ValueError, "NaN"),
+    ("float mask +inf", lambda: sdpa(q3, k3, v3, mask=torch.full((5,), float("inf"))), ValueError, "+inf"),
+    ("dropout_p one", lambda: sdpa(q3, k3, v3, dropout_p=1.0), ValueError, "1.0"),
+    ("dropout_p string", lambda: sdpa(q3, k3, v3, dropout_p="0.1"), TypeError, "str"),
+    ("dropout without generator", lambda: sdpa(q3, k3, v3, dropout_p=0.1), ValueError, "generator"),
+    ("dropout numpy generator for torch", lambda: sdpa(q3, k3, v3, dropout_p=0.1,
+                                                       generator=np.random.default_rng(0)), TypeError, "Generator"),
+    ("heads without enable_gqa", lambda: sdpa(torch.randn(4, 3, 2), torch.randn(2, 5, 2), torch.randn(2, 5, 2)),
+     ValueError, "enable_gqa=True"),
+    ("gqa heads do not divide", lambda: sdpa(torch.randn(1, 3, 4, 2), torch.randn(1, 2, 5, 2), torch.randn(1, 2, 5, 2),
+                                             enable_gqa=True), ValueError, "(1, 2, 5, 2)"),
+    ("gqa without head axis", lambda: sdpa(torch.randn(4, 2), torch.randn(5, 2), torch.randn(5, 2), enable_gqa=True),
+     ValueError, "(4, 2)"),
+    ("enable_gqa string", lambda: sdpa(q3, k3, v3, enable_gqa="yes"), TypeError, "str"),
+    ("causal_mask n_k zero", lambda: attnlib.causal_mask(3, 0), ValueError, "n_k"),
+    ("causal_mask alignment", lambda: attnlib.causal_mask(3, 4, alignment="left"), ValueError, "'left'"),
+    ("chunked is_causal and causal", lambda: attnlib.chunked_attention(q3, k3, v3, is_causal=True, causal=True),
+     ValueError, "causal"),
+    ("chunked float mask NaN", lambda: attnlib.chunked_attention(q3, k3, v3, mask=torch.full((5,), float("nan"))),
+     ValueError, "NaN"),
+    ("mha 3-d mask", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), mask=torch.ones(2, 1, 3).bool()),
+     ValueError, "key_mask"),
+    ("mha 4-d mask heads", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8),
+                                                                    mask=torch.ones(2, 3, 3, 3).bool()), ValueError,
+     "(2, 3, 3, 3)"),
+    ("mha key_mask shape", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8),
+                                                                    key_mask=torch.ones(3, 3).bool()), ValueError, "(3, 3)"),
+    ("mha key_mask float", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), key_mask=torch.ones(2, 3)),
+     TypeError, "torch.float32"),
+    ("mha kdim zero", lambda: attnlib.MultiHeadAttention(8, 2, kdim=0), ValueError, "kdim"),
+    ("mha key width", lambda: attnlib.MultiHeadAttention(8, 2, kdim=4)(torch.randn(2, 3, 8)), ValueError, "(2, 3, 8)"),
+    ("mha dropout 1.5", lambda: attnlib.MultiHeadAttention(8, 2, dropout=1.5), ValueError, "1.5"),
+    ("mha dropout without generator", lambda: attnlib.MultiHeadAttention(8, 2, dropout=0.1).train()(
+        torch.randn(2, 3, 8)), ValueError, "generator"),
+    ("mha batch_first string", lambda: attnlib.MultiHeadAttention(8, 2, batch_first="no"), TypeError, "str"),
+    ("mha need_weights string", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), need_weights="no"),
+     TypeError, "str"),
+    ("mha batch mismatch", lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(2, 3, 8), torch.randn(3, 3, 8)),
+     ValueError, "(3, 3, 8)"),
+    ("load_from_torch bias", lambda: attnlib.MultiHeadAttention(8, 2).load_from_torch(
+        torch.nn.MultiheadAttention(8, 2, bias=False, batch_first=True)), ValueError, "bias: torch False"),
+    ("max_diff shapes", lambda: report.max_diff(torch.zeros(2, 3), torch.zeros(3, 2)), ValueError, "(3, 2)"),
+    ("max_diff mixed", lambda: report.max_diff(torch.zeros(2), np.zeros(2)), TypeError, "ndarray"),
+    ("show_shape list", lambda: report.show_shape("x", [1, 2], "list"), TypeError, "list"),
+    ("cache capacity zero", lambda: decoding.KVCache(1, 2, 4, capacity=0), ValueError, "capacity"),
+    ("cache append shape", lambda: decoding.KVCache(1, 2, 4, capacity=3).append(torch.zeros(1, 3, 1, 4),
+                                                                                 torch.zeros(1, 3, 1, 4)),
+     ValueError, "(1, 3, 1, 4)"),
+    ("cache int dtype", lambda: decoding.KVCache(1, 2, 4, capacity=3, dtype=torch.int64), TypeError, "torch.int64"),
+    ("cache bytes layers zero", lambda: decoding.kv_cache_bytes(layers=0, kv_heads=1, n=2, d_k=2), ValueError,
+     "layers"),
+    ("decode flops t float", lambda: decoding.decode_step_flops(2.5, 8), TypeError, "float"),
+    ("mha_step wrong width", lambda: decoding.mha_step(attnlib.MultiHeadAttention(8, 2), torch.zeros(1, 2, 6),
+                                                       decoding.KVCache(1, 2, 4, capacity=3)), ValueError, "(1, 2, 6)"),
+    ("generate prompt too long", lambda: decoding.generate_cached(attnlib.MultiHeadAttention(8, 2),
+                                                                  torch.zeros(1, 2, 8), prompt=3), ValueError, "3"),
     # plot helpers
     ("heatmap 1-d", lambda: plots.heatmap(np.ones(3)), ValueError, "(3,)"),
     ("heatmap NaN", lambda: plots.heatmap(np.array([[np.nan]])), ValueError, "NaN"),
@@ -59,6 +127,9 @@ CASES = [
     ("grouped_bars length", lambda: plots.grouped_bars({"a": [1, 2]}, ["x"]), ValueError, "(2,)"),
     ("histograms NaN", lambda: plots.histograms({"a": [1.0, np.nan]}), ValueError, "NaN"),
     ("growth zero on log axes", lambda: plots.growth([1, 2], {"t": [0.0, 1.0]}), ValueError, "'t' must be > 0"),
+    ("tiling block_size 0", lambda: plots.tiling(8, 0), ValueError, "block_size must be a positive int, got 0"),
+    ("tiling current out of range", lambda: plots.tiling(8, 4, current=(2, 0)), ValueError, "(2, 0)"),
+    ("tiling causal future", lambda: plots.tiling(8, 4, current=(0, 1), causal=True), ValueError, "causal future"),
     # text
     ("one_hot unknown word", lambda: text.one_hot(["zebra"], ["cat", "dog"]), ValueError, "zebra"),
     ("cosine of zero vector", lambda: text.cosine_similarity([0, 0], [1, 0]), ValueError, "zero vector"),
@@ -95,12 +166,69 @@ CASES = [
     ("widget q/k mismatch", lambda: GeometricAttention(query=[1.0, 2.0, 3.0]), ValueError, "(3,)"),
     ("widget values rows", lambda: GeometricAttention(keys=np.ones((3, 2)), values=np.ones((2, 2))), ValueError,
      "(2, 2)"),
+    ("decoding widget tokens", lambda: DecodingStepper(["one"]), ValueError, "['one']"),
+    ("decoding widget step float", lambda: DecodingStepper(step=2.5), TypeError, "float"),
     ("widget seed negative", lambda: DotProductSpread(seed=-3), ValueError, "-3"),
 ]
 
 
 @pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_bad_input_raises_clear_error(fn, exc, needle) -> None:
+    with pytest.raises(exc) as info:
+        fn()
+    assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"
+
+
+# --- "Attention that learns" (issue 18): gradients, the trained sense model, the lookup task ------------
+from attnlib import grads, learning, lookup  # noqa: E402
+from attnlib.widgets import AskModel, TrainingReplay  # noqa: E402
+
+_X, _P, _T = grads.random_layer(seed=0)
+_STATE = {"embed": np.zeros((len(learning.VOCAB), 4)), "pos": np.zeros((learning.MAX_LEN, 4)),
+          **{k: np.zeros((4, 4)) for k in ("w_q", "w_k", "w_v")}, "w_o": np.zeros((4, len(learning.SENSES))),
+          "b_o": np.zeros(len(learning.SENSES))}
+_RUN = learning.TrainingRun(model=None, losses=[1.0], checkpoints=[learning.Checkpoint(0, _STATE, 1.0)])
+
+LEARNING_CASES = [
+    ("grads x 1-d", lambda: grads.manual_gradients(np.ones(3), _P, _T), ValueError, "(3,)"),
+    ("grads missing w_o", lambda: grads.manual_gradients(_X, {k: _P[k] for k in ("w_q", "w_k", "w_v")}, _T),
+     ValueError, "w_o"),
+    ("grads w_q rows", lambda: grads.manual_gradients(_X, {**_P, "w_q": np.ones((7, 3))}, _T), ValueError, "(7, 3)"),
+    ("grads target out of range", lambda: grads.manual_gradients(_X, _P, np.full(5, 9)), ValueError, "[0, 2)"),
+    ("grads NaN input", lambda: grads.autograd_gradients(np.full_like(_X, np.nan), _P, _T), ValueError, "NaN"),
+    ("grads eps zero", lambda: grads.numerical_gradients(_X, _P, _T, eps=0.0), ValueError, "0.0"),
+    ("relative error shapes", lambda: grads.relative_error(np.ones(2), np.ones(3)), ValueError, "(3,)"),
+    ("corpus held_out 1", lambda: learning.make_corpus(10, 10, held_out=1.0), ValueError, "1.0"),
+    ("corpus n_train zero", lambda: learning.make_corpus(0), ValueError, "0"),
+    ("predict unknown word", lambda: learning.predict_np(_STATE, "the bank by the volcano"), ValueError, "volcano"),
+    ("predict empty sentence", lambda: learning.predict_np(_STATE, "   "), ValueError, "empty"),
+    ("predict too long", lambda: learning.predict_np(_STATE, "the bank " + "the " * 8), ValueError, "10 words"),
+    ("predict no ambiguous word", lambda: learning.predict_np(_STATE, "the river"), ValueError, "got 0"),
+    ("predict not text", lambda: learning.predict_np(_STATE, 42), TypeError, "int"),
+    ("predict bad state", lambda: learning.predict_np({**_STATE, "w_q": np.ones((3, 4))}, "bank river"),
+     ValueError, "(3, 4)"),
+    ("checkpoint out of range", lambda: _RUN.checkpoint(5), IndexError, "5"),
+    ("checkpoint float", lambda: _RUN.checkpoint(1.0), TypeError, "float"),
+    ("replay out of range", lambda: learning.replay_frame(_RUN, -2, "bank river"), IndexError, "-2"),
+    ("readout heads", lambda: learning.AttentionReadout(4, 6, 2, n_heads=4), ValueError, "n_heads=4"),
+    ("fit weight decay", lambda: learning.fit(torch.nn.Linear(1, 1), lambda: torch.zeros(()), steps=1, lr=0.1,
+                                              n_checkpoints=1, metrics=dict, weight_decay=-1.0), ValueError, "-1.0"),
+    ("lookup ideal d_model", lambda: lookup.ideal_model(d_model=4), ValueError, "4"),
+    ("lookup head out of range", lambda: lookup.letter_match_matrix(lookup.ideal_model(), head=1), ValueError, "1"),
+    ("diagonal cosine not square", lambda: lookup.diagonal_cosine(np.ones((2, 3))), ValueError, "(2, 3)"),
+    # the widgets of "Attention that learns" (Python side)
+    ("replay not a run", lambda: TrainingReplay({"a": 1}, ["bank river"]), TypeError, "dict"),
+    ("replay index out of range", lambda: TrainingReplay(_RUN, ["bank river"], index=3), IndexError, "3"),
+    ("replay no sentences", lambda: TrainingReplay(_RUN, []), ValueError, "[]"),
+    ("replay unknown word", lambda: TrainingReplay(_RUN, ["bank volcano"]), ValueError, "volcano"),
+    ("replay sentence index", lambda: TrainingReplay(_RUN, ["bank river"], sentence=2), ValueError, "2"),
+    ("ask bad state", lambda: AskModel({"embed": np.ones((2, 2))}), ValueError, "w_q"),
+    ("ask sentence not text", lambda: AskModel(_STATE, sentence=["bank"]), TypeError, "list"),
+]
+
+
+@pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in LEARNING_CASES], ids=[c[0] for c in LEARNING_CASES])
+def test_learning_bad_input_raises_clear_error(fn, exc, needle) -> None:  # noqa: ANN001
     with pytest.raises(exc) as info:
         fn()
     assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"

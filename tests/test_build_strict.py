@@ -17,6 +17,7 @@ JB = Path(sys.executable).with_name("jupyter-book")
 def _mini_book(tmp: Path, cells: list) -> Path:
     (tmp / "book").mkdir()
     shutil.copy(ROOT / "_config.yml", tmp)
+    shutil.copy(ROOT / "book" / "references.bib", tmp / "book")  # _config.yml names it (bibtex_bibfiles)
     shutil.copytree(ROOT / "_ext", tmp / "_ext")
     (tmp / "node_modules").symlink_to(ROOT / "node_modules")  # the front-end assets the site serves
     (tmp / "book" / "intro.md").write_text("# Mini book\n", encoding="utf-8")

@@ -185,7 +185,7 @@ def test_bad_input_gives_the_same_error_as_the_readable_attention(name) -> None:
         "d_k mismatch": ((q3, torch.randn(2, 5, 3), v3), {}),
         "n of k != n of v": ((q3, k3, torch.randn(2, 4, 6)), {}),
         "mask does not broadcast": ((q3, k3, v3), {"mask": torch.ones(3, 3, dtype=torch.bool)}),
-        "mask wrong dtype": ((q3, k3, v3), {"mask": torch.ones(3, 5)}),
+        "mask wrong dtype": ((q3, k3, v3), {"mask": torch.ones(3, 5, dtype=torch.int64)}),
         "mask not an array": ((q3, k3, v3), {"mask": [[True]]}),
         "empty sequence": ((torch.randn(2, 0, 4), k3, v3), {}),
         "int dtype": ((q3.long(), k3, v3), {}),

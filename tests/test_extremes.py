@@ -80,7 +80,7 @@ def _fully_masked_row_cases():
     yield "function-torch", lambda: sdpa(x, x, x, mask=mask)
     yield "function-numpy", lambda: sdpa(x.double().numpy(), x.double().numpy(), x.double().numpy(), mask=mask.numpy())
     yield "twin", lambda: attnlib.scaled_dot_product_attention_np(*as_numpy(x, x, x), mask=mask.numpy())
-    yield "ScaledDotProductAttention", lambda: attnlib.ScaledDotProductAttention()(x, x, x, mask)
+    yield "ScaledDotProductAttention", lambda: attnlib.ScaledDotProductAttention()(x, x, x, mask=mask)
     yield "SelfAttentionV1", lambda: attnlib.SelfAttentionV1(8, 8)(x, mask=mask, return_weights=True)
     yield "SelfAttentionV2", lambda: attnlib.SelfAttentionV2(8, 8)(x, mask=mask, return_weights=True)
     yield "MultiHeadAttention", lambda: attnlib.MultiHeadAttention(8, 2, bias=False)(x, mask=mask[:, None])

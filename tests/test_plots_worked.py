@@ -130,8 +130,8 @@ def test_convex_hull_of_a_square_with_an_inner_point() -> None:
 
 def test_compare_row_verdicts() -> None:
     assert compare_row("[0.30, 0.33, 0.37]", [0.2994, 0.3321, 0.3685]) == "same"
-    assert compare_row("0.53", 0.5207) == "rounding"
-    assert compare_row("[0.26, 0.37, 0.37]", torch.tensor([0.2514, 0.3260, 0.4227])) == "WRONG"
+    assert compare_row("0.53", 0.5207) == "last digit"
+    assert compare_row("[0.26, 0.37, 0.37]", torch.tensor([0.2514, 0.3260, 0.4227])) == "differs"
 
 
 def test_compare_row_rejects_count_mismatch_and_non_strings() -> None:
@@ -144,8 +144,8 @@ def test_compare_row_rejects_count_mismatch_and_non_strings() -> None:
 def test_side_by_side_lists_each_row_with_its_verdict() -> None:
     text = side_by_side([("a", "1.00", 1.0), ("b", "[2.0, 3.0]", [2.0, 3.9])], decimals=2)
     lines = text.splitlines()
-    assert lines[0].split() == ["quantity", "document", "attnlib", "verdict"]
-    assert lines[2].split()[-1] == "same" and lines[3].split()[-1] == "WRONG"
+    assert lines[0].split() == ["quantity", "document", "attnlib", "vs", "exact"]
+    assert lines[2].split()[-1] == "same" and lines[3].split()[-1] == "differs"
     assert "[2.00, 3.90]" in lines[3]
     with pytest.raises(ValueError, match="at least one"):
         side_by_side([])
@@ -181,3 +181,31 @@ def test_document_printed_values_have_the_shapes_of_the_computation() -> None:
     assert examples.HAPPY_EMBEDDINGS.shape == (3, 3) and len(examples.HAPPY_WORDS) == 3
     assert examples.STEP_Q.shape == examples.STEP_V.shape == (3, 4)
     assert "it" in examples.PRONOUN_SENTENCE and all(w in examples.PRONOUN_SENTENCE for w in examples.IT_WORDS)
+
+
+# --- tiling ("Attention at scale") -------------------------------------------------------------
+
+
+def _tile_faces(ax) -> list[tuple[float, float, tuple]]:
+    """(x, y, facecolor) of the square tiles of the score matrix (the patches left of the state column)."""
+    from matplotlib.patches import Rectangle
+
+    return [(p.get_x(), p.get_y(), p.get_facecolor(), p.get_hatch()) for p in ax.patches
+            if isinstance(p, Rectangle) and p.get_x() < 600]
+
+
+def test_tiling_draws_one_tile_per_block_pair_and_skips_the_causal_future() -> None:
+    import matplotlib.colors as mcolors
+
+    ax = plots.tiling(600, 128, current=(2, 1), causal=True)
+    tiles = _tile_faces(ax)
+    assert len(tiles) == 5 * 5  # 600 = 4 * 128 + 88: five blocks each way, the last partial
+    hatched = {(x, y) for x, y, _, h in tiles if h}
+    # a key block is skipped when it starts after the last query of the block: strictly above the diagonal
+    assert hatched == {(kx, qy) for qy in (0, 128, 256, 384, 512) for kx in (0, 128, 256, 384, 512) if kx > qy}
+    current = [(x, y) for x, y, f, _ in tiles if mcolors.to_hex(f) == plots.style.PALETTE["orange"].lower()]
+    assert current == [(128, 256)]
+    done = [(x, y) for x, y, f, h in tiles if mcolors.to_hex(f) == "#cfe6f5"]
+    assert sorted(done) == sorted([(0, 0), (0, 128), (128, 128), (0, 256)])
+    labels = {t.get_text() for t in ax.texts}
+    assert {"m", "ℓ", "a"} <= labels

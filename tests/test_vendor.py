@@ -1,4 +1,4 @@
-"""The site's own front-end assets (_ext/attnbook.py): the files the pages load are copied from the
+"""The site's own front-end assets (_ext/site_assets.py): the files the pages load are copied from the
 pinned npm packages, without source maps, and the config points at exactly those files."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 NODE_MODULES = ROOT / "node_modules"
 
 
-def _attnbook():
-    spec = importlib.util.spec_from_file_location("attnbook", ROOT / "_ext" / "attnbook.py")
+def _site_assets():
+    spec = importlib.util.spec_from_file_location("site_assets", ROOT / "_ext" / "site_assets.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -27,7 +27,9 @@ def vendored(tmp_path_factory):  # noqa: ANN001, ANN201
     if not (NODE_MODULES / "mathjax" / "package.json").is_file():
         pytest.fail("node_modules is missing: run 'npm ci' (make test installs it)")
     out = tmp_path_factory.mktemp("html")
-    copied = _attnbook().vendor_assets(out)
+    assets = _site_assets()
+    copied = assets.vendor_assets(out)
+    assets.drop_source_maps(out)  # as the build does when it finishes
     return out, copied
 
 
@@ -57,8 +59,13 @@ def test_no_source_maps_and_no_unused_mathjax_builds(vendored) -> None:  # noqa:
             lines = p.read_text(encoding="utf-8").split("\n")
             assert not [x for x in lines if x.lstrip().startswith("//# sourceMappingURL=")], p
     mathjax = {p.relative_to(out / "_static" / "_vendor" / "mathjax").as_posix() for p in copied if "mathjax" in p.parts}
-    assert "tex-chtml.js" in mathjax and "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff" in mathjax
-    assert not {"tex-svg.js", "tex-mml-chtml.js", "tex-chtml-full.js", "node-main.js", "mml-chtml.js"} & mathjax
+    # startup.js and the components mathjax3_config asks it to load, nothing bundled twice
+    components = _config()["mathjax3_config"]["loader"]["load"]
+    assert {"startup.js", "core.js", "output/chtml/fonts/tex.js"} <= mathjax
+    assert {f"{c}.js" for c in components} <= mathjax, components
+    assert "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff" in mathjax
+    assert not {"tex-chtml.js", "tex-svg.js", "tex-mml-chtml.js", "tex-chtml-full.js", "node-main.js", "mml-chtml.js",
+                "ui/menu.js"} & mathjax
     size = sum(p.stat().st_size for p in copied)
     assert size < 12_000_000, f"vendored assets are {size / 1e6:.1f} MB"
 
@@ -67,7 +74,7 @@ def test_vendored_versions_are_the_pinned_ones(vendored) -> None:  # noqa: ANN00
     out, _ = vendored
     pinned = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"]
     readme = (out / "_static" / "_vendor" / "README.txt").read_text(encoding="utf-8")
-    for package in ("requirejs", "@jupyter-widgets/html-manager", "anywidget", "mathjax"):
+    for package in ("requirejs", "@jupyter-widgets/html-manager", "anywidget", "mathjax", "thebe"):
         installed = json.loads((NODE_MODULES / package / "package.json").read_text(encoding="utf-8"))["version"]
         assert installed == pinned[package] and f"{package} {installed}" in readme
 
@@ -85,4 +92,38 @@ def test_missing_node_modules_is_a_clear_error(tmp_path: Path) -> None:
     from sphinx.errors import ExtensionError
 
     with pytest.raises(ExtensionError, match="run 'make book'"):
-        _attnbook().vendor_assets(tmp_path / "html", node_modules=tmp_path / "nothing")
+        _site_assets().vendor_assets(tmp_path / "html", node_modules=tmp_path / "nothing")
+
+
+def test_fontawesome_keeps_only_the_icons_the_site_names(tmp_path: Path) -> None:
+    scripts = tmp_path / "_static" / "scripts"
+    scripts.mkdir(parents=True)
+    (scripts / "fontawesome.js").write_text(
+        'var p={rocket:[512,512,[],"f135","M1 1"],"cc-visa":[576,512,[],"f1f0","M2 2"],'
+        '"magnifying-glass":[512,512,[128269,"search"],"f002","M3 3"],duo:[640,512,[],"f000",["M4","M5"]]};',
+        encoding="utf-8")
+    (tmp_path / "page.html").write_text('<i class="fas fa-rocket"></i><i class="fa fa-search"></i>', encoding="utf-8")
+    (scripts / "theme.js").write_text('icon.className = "fa-solid fa-duo";', encoding="utf-8")
+    assert _site_assets().subset_fontawesome(tmp_path) == (3, 1)
+    text = (scripts / "fontawesome.js").read_text(encoding="utf-8")
+    assert text == 'var p={rocket:[512,512,[],"f135","M1 1"],"magnifying-glass":[512,512,[128269,"search"],"f002","M3 3"],duo:[640,512,[],"f000",["M4","M5"]]};'
+
+
+def test_figures_are_reencoded_smaller_and_look_the_same(tmp_path: Path) -> None:
+    import numpy as np
+    from PIL import Image
+
+    images = tmp_path / "_images"
+    images.mkdir()
+    rng = np.random.default_rng(0)
+    plot = np.full((120, 160, 4), 255, dtype=np.uint8)  # an opaque figure with a few colours
+    plot[20:100, 30:130, :3] = rng.choice([[68, 1, 84], [33, 145, 140], [253, 231, 37]], size=(80, 100))
+    Image.fromarray(plot, "RGBA").save(images / "plot.png")
+    noise = rng.integers(0, 256, size=(64, 64, 3), dtype=np.uint8)  # a palette would change it: kept RGB
+    Image.fromarray(noise, "RGB").save(images / "noise.png")
+    before, after = _site_assets().optimize_images(tmp_path)
+    assert after < before
+    with Image.open(images / "plot.png") as im:
+        assert im.mode == "P" and np.array_equal(np.asarray(im.convert("RGB")), plot[:, :, :3])
+    with Image.open(images / "noise.png") as im:
+        assert np.array_equal(np.asarray(im.convert("RGB")), noise)

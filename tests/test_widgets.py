@@ -145,9 +145,10 @@ def test_wrong_types_raise_type_errors() -> None:
 
 # --- the numbers --------------------------------------------------------------------------------
 def test_sharpening_scores_are_the_dot_products_of_the_seeded_vectors() -> None:
-    d_k, n_keys = 10, 5
-    z = wm.normals(4, d_k * (1 + n_keys))
-    q, k = z[:d_k], z[d_k:].reshape(n_keys, d_k)
+    """One draw in the largest dimension D; dimension d_k takes the first d_k coordinates."""
+    d_k, n_keys, d_max = 10, 5, wm.D_K_RANGE[1]
+    z = wm.normals(4, d_max * (1 + n_keys))
+    q, k = z[:d_k], z[d_max:].reshape(n_keys, d_max)[:, :d_k]
     np.testing.assert_allclose(wm.sharpening_scores(d_k, seed=4, n_keys=n_keys), [k[j] @ q for j in range(n_keys)], rtol=1e-12)
     n = wm.sharpening_numbers(d_k, seed=4, n_keys=n_keys)
     np.testing.assert_allclose(n["unscaled"]["weights"], attnlib.softmax(torch.tensor(n["scores"])).numpy(), rtol=1e-12)
@@ -156,6 +157,20 @@ def test_sharpening_scores_are_the_dot_products_of_the_seeded_vectors() -> None:
         p = n[key]["weights"]
         assert n[key]["max_weight"] == p.max() and math.isclose(p.sum(), 1.0)
         assert math.isclose(n[key]["entropy"], -sum(x * math.log(x) for x in p if x > 0), rel_tol=1e-12)
+
+
+def test_sharpening_changes_smoothly_from_one_step_to_the_next() -> None:
+    """Adjacent slider positions share all but a few coordinates, so the winning key changes in few
+    steps (a fresh draw per d_k changed it in about 2 of 3 steps)."""
+    d_ks = sorted({wm.d_k_at(p) for p in range(wm.D_K_STEPS + 1)})
+    rates = []
+    for seed in range(4):
+        scores = [wm.sharpening_scores(d, seed=seed, n_keys=8) for d in d_ks]
+        winners = [int(np.argmax(s)) for s in scores]
+        rates.append(sum(a != b for a, b in zip(winners, winners[1:])) / (len(d_ks) - 1))
+    assert max(rates) < 0.45 and sum(rates) / len(rates) < 0.3, f"the winning key changes in these shares of steps: {rates}"
+    with pytest.raises(ValueError, match="at most 1024"):
+        wm.sharpening_scores(2000)
 
 
 def test_given_scores_stay_fixed_and_only_the_scaled_weights_move() -> None:

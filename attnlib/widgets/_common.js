@@ -128,19 +128,20 @@ function card(title, description) {
   return root;
 }
 
-// A labelled range input with a live readout. `format(position)` gives the readout and aria-valuetext.
-function rangeControl({ label, name, min, max, step = 1, value, format }) {
+// A labelled range input with a live readout. `format(position)` gives the readout, and
+// `valuetext(position)` (default: the readout) what a screen reader says for the value.
+function rangeControl({ label, name, min, max, step = 1, value, format, valuetext = format }) {
   const id = nextId(name);
   const input = h("input", { type: "range", id, name, min, max, step, "data-name": name });
   input.value = String(value);
   const out = h("output", { for: id, "data-name": `${name}-readout`, "aria-hidden": "true" });
   const lab = h("label", { for: id, class: "attnw-label" });
-  lab.innerHTML = label; // trusted, from our own modules (e.g. "d<sub>k</sub>")
+  lab.innerHTML = label; // trusted, from our own modules (e.g. "d<sub>k</sub>" with a spoken form)
   const row = h("div", { class: "attnw-control" }, [lab, input, out]);
   const show = (position) => {
     const text = format(position);
     out.textContent = text;
-    input.setAttribute("aria-valuetext", text);
+    input.setAttribute("aria-valuetext", valuetext(position));
   };
   show(value);
   return { row, input, show };

@@ -182,14 +182,25 @@ def _summary(weights: np.ndarray) -> dict[str, Any]:
 
 def sharpening_scores(d_k: int, *, seed: int = 0, n_keys: int = 8) -> np.ndarray:
     """Raw scores ``K q`` of one seeded random query against ``n_keys`` seeded random keys, all entries
-    standard normal in dimension ``d_k``: ``normals(seed, d_k·(1 + n_keys))`` gives ``q`` first, then
-    the keys row by row. Shape ``(n_keys,)``."""
+    standard normal, in dimension ``d_k``: the first ``d_k`` coordinates of one draw in the largest
+    dimension ``D = D_K_RANGE[1]``, so that one step of the slider adds or drops coordinates and the
+    picture changes smoothly. ``normals(seed, D·(1 + n_keys))`` gives ``q`` first, then the keys row
+    by row. Shape ``(n_keys,)``."""
     d_k = check_positive_int(d_k, "d_k")
     n_keys = check_positive_int(n_keys, "n_keys")
-    z = normals(seed, d_k * (1 + n_keys))  # (d_k·(1 + n_keys),)
-    q = z[:d_k]  # (d_k,)
-    k = z[d_k:].reshape(n_keys, d_k)  # (n_keys, d_k)
-    return k @ q  # (n_keys,)
+    if d_k > D_K_RANGE[1]:
+        raise ValueError(f"d_k must be at most {D_K_RANGE[1]} (the largest dimension drawn), got {d_k}")
+    q, k = _sharpening_draw(seed, n_keys)  # (D,), (n_keys, D)
+    return k[:, :d_k] @ q[:d_k]  # (n_keys,)
+
+
+@functools.lru_cache(maxsize=8)
+def _sharpening_draw(seed: int, n_keys: int) -> tuple[np.ndarray, np.ndarray]:
+    """The query ``(D,)`` and the keys ``(n_keys, D)`` in the largest dimension ``D``, one seeded draw."""
+    d_max = D_K_RANGE[1]
+    z = normals(seed, d_max * (1 + n_keys))  # (D·(1 + n_keys),)
+    z.flags.writeable = False  # cached: callers share it
+    return z[:d_max], z[d_max:].reshape(n_keys, d_max)  # (D,), (n_keys, D)
 
 
 def sharpening_numbers(

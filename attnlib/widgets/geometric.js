@@ -133,7 +133,7 @@ function render({ model, el }) {
   table.append(body);
   const qShown = h("span", { class: "attnw-num", "data-name": "query" });
   const ctxShown = h("span", { class: "attnw-num", "data-name": "context" });
-  root.append(table, h("div", { class: "attnw-stats" }, [
+  root.append(h("div", { class: "attnw-scroll" }, [table]), h("div", { class: "attnw-stats" }, [
     h("span", { class: "attnw-stat" }, [h("span", { text: "q = " }), qShown]),
     h("span", { class: "attnw-stat" }, [h("span", { text: "context = " }), ctxShown]),
   ]));

@@ -1,17 +1,30 @@
 // Softmax sharpening: as d_k grows, raw dot products spread out and softmax turns one-hot; dividing
 // by √d_k keeps the weights soft. Python reference: _math.sharpening_numbers.
 
-function sharpeningScores(model, dK) {
+// One seeded draw in the largest dimension D (the slider's upper end): the query, then the keys row
+// by row, as _math.sharpening_scores. Dimension d_k uses the first d_k coordinates of each, so one
+// step of the slider changes the picture a little. Drawn once per (seed, n_keys, D).
+function sharpeningDraw(seed, nKeys, dMax) {
+  const normal = normalStream(seed);
+  const q = new Float64Array(dMax);
+  for (let i = 0; i < dMax; i++) q[i] = normal();
+  const keys = [];
+  for (let j = 0; j < nKeys; j++) {
+    const k = new Float64Array(dMax);
+    for (let i = 0; i < dMax; i++) k[i] = normal();
+    keys.push(k);
+  }
+  return { q, keys };
+}
+
+function sharpeningScores(model, dK, vectors) {
   const given = model.get("scores") || [];
   if (given.length >= 2) return Float64Array.from(given, (x) => (Number.isFinite(x) ? x : 0));
-  const nKeys = model.get("n_keys");
-  const normal = normalStream(model.get("seed"));
-  const q = new Float64Array(dK);
-  for (let i = 0; i < dK; i++) q[i] = normal();
-  const scores = new Float64Array(nKeys);
-  for (let j = 0; j < nKeys; j++) {
+  const { q, keys } = vectors();
+  const scores = new Float64Array(keys.length);
+  for (let j = 0; j < keys.length; j++) {
     let acc = 0;
-    for (let i = 0; i < dK; i++) acc += normal() * q[i]; // key j, coordinate i
+    for (let i = 0; i < dK; i++) acc += keys[j][i] * q[i]; // key j, coordinate i
     scores[j] = acc;
   }
   return scores;
@@ -21,19 +34,28 @@ function render({ model, el }) {
   const [lo, hi, steps] = model.get("_limits").d_k;
   const dKOf = (p) => Math.round(logValue(p, lo, hi, steps));
   const currentDk = () => Math.round(finiteIn(model.get("d_k"), lo, hi, 64));
+  let cached = null; // the draw, and the (seed, n_keys) it was made for
+  const vectors = () => {
+    const seed = model.get("seed");
+    const nKeys = model.get("n_keys");
+    if (!cached || cached.seed !== seed || cached.nKeys !== nKeys) cached = { seed, nKeys, ...sharpeningDraw(seed, nKeys, hi) };
+    return cached;
+  };
   const given = model.get("scores") || [];
   const n = given.length >= 2 ? given.length : model.get("n_keys");
   const labels = model.get("labels").length === n ? model.get("labels") : Array.from({ length: n }, (_, i) => `k${i + 1}`);
 
   const root = card(
     "Softmax sharpening",
-    "Move d_k: the raw scores q·k of random vectors spread out like √d_k and softmax piles its weight on one key. Dividing by √d_k keeps the weights soft.",
+    "Move dₖ: the raw scores q·k of random vectors spread out like √dₖ and softmax piles its weight on one key. Dividing by √dₖ keeps the weights soft. Each step adds or drops coordinates of the same vectors.",
   );
   const slider = rangeControl({
-    label: "d<sub>k</sub>", name: "d_k", min: 0, max: steps, value: logPosition(currentDk(), lo, hi, steps),
-    format: (p) => `d_k = ${dKOf(p)}`,
+    // read aloud as "d sub k"; shown as d with a subscript k
+    label: '<span aria-hidden="true">d<sub>k</sub></span><span class="attnw-sr">d sub k</span>',
+    name: "d_k", min: 0, max: steps, value: logPosition(currentDk(), lo, hi, steps),
+    format: (p) => `dₖ = ${dKOf(p)}`, valuetext: (p) => `d sub k = ${dKOf(p)}`,
   });
-  const toggle = checkboxControl({ label: "divide by √d_k (show the scaled weights)", name: "show_scaled", checked: model.get("show_scaled") });
+  const toggle = checkboxControl({ label: "divide by √dₖ (show the scaled weights)", name: "show_scaled", checked: model.get("show_scaled") });
   const range = stat("raw scores q·k from", "score-min");
   const rangeHi = stat("to", "score-max");
   root.append(h("div", { class: "attnw-controls" }, [slider.row, toggle.row]));
@@ -49,13 +71,13 @@ function render({ model, el }) {
     return { box, chart, mx, ent };
   };
   const raw = panel("unscaled", "softmax(q·k)", PALETTE.red);
-  const scaled = panel("scaled", "softmax(q·k / √d_k)", PALETTE.blue);
+  const scaled = panel("scaled", "softmax(q·k / √dₖ)", PALETTE.blue);
   root.append(h("div", { class: "attnw-panels" }, [raw.box, scaled.box]));
   el.append(root);
 
   function draw() {
     const dK = currentDk();
-    const scores = sharpeningScores(model, dK);
+    const scores = sharpeningScores(model, dK, vectors);
     const wRaw = softmax(scores, 1);
     const wScaled = softmax(scores, Math.sqrt(dK));
     range.set(Math.min(...scores), 2);

@@ -11,15 +11,27 @@ from pathlib import Path
 
 import pytest
 
-from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider, _math
+from attnlib.widgets import (
+    AskModel,
+    DecodingStepper,
+    DotProductSpread,
+    GeometricAttention,
+    SoftmaxSharpening,
+    TemperatureSlider,
+    TrainingReplay,
+    _math,
+)
+from attnlib.widgets.decoding import decoding_numbers
 
+from . import learning_driver as ld
 from . import widget_driver as wd
 from .conftest import ROOT, SITE
 
 pytestmark = pytest.mark.browser
 
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
-CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention)}
+CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
+                                    TrainingReplay, AskModel, DecodingStepper)}
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
@@ -172,11 +184,35 @@ def _check_geometric(w: wd.Widget) -> None:
     assert len(seen) > 3, "moving the query did not change the numbers"
 
 
+def _check_decoding(w: wd.Widget) -> None:
+    """Every step: the cache has ``step`` rows and the newest query's scores, weights and output are
+    what ``decoding_numbers`` computes with attnlib's KVCache."""
+    n = len(w.state["tokens"])
+    for step in [*range(1, n + 1), 2]:
+        w.set_range("step", step)
+        exp = decoding_numbers(w.state["query_vectors"], w.state["key_vectors"], w.state["value_vectors"], step)
+        t = w.texts()
+        assert wd.number(t["cache-length"]) == step and wd.number(t["cache-numbers"]) == exp["cache_numbers"]
+        for j in range(n):
+            hidden = w.is_hidden(f"row-{j}")
+            assert hidden is (j >= step), f"row {j} at step {step}: hidden={hidden}"
+            if j < step:
+                _close(t[f"score-{j}"], exp["scores"][j], f"score {j} at step {step}")
+                _close(t[f"weight-{j}"], exp["weights"][j], f"weight {j} at step {step}")
+            _close(t[f"weights-bars-{j}"], exp["weights"][j] if j < step else 0.0, f"bar {j} at step {step}")
+        for shown, value in zip(wd.numbers(t["output"]), exp["output"], strict=True):
+            assert abs(shown - value) <= TOL, f"output at step {step}: page {t['output']!r}, attnlib {exp['output']}"
+        _no_bad_numbers(w)
+
+
 CHECKS = {
+    "DecodingStepper": _check_decoding,
     "SoftmaxSharpening": _check_sharpening,
     "TemperatureSlider": _check_temperature,
     "DotProductSpread": _check_spread,
     "GeometricAttention": _check_geometric,
+    "TrainingReplay": ld.check_replay,
+    "AskModel": ld.check_ask,
 }
 
 
@@ -192,7 +228,7 @@ def test_keyboard_moves_every_slider(widget_page) -> None:  # noqa: ANN001
     """Tab to a slider, press arrow keys: the value and the numbers change (no mouse needed)."""
     _, page, _, widgets = widget_page
     for w in widgets:
-        for name in [n for n, v in w.texts().items() if n in ("d_k", "temperature", "dim", "query_x", "query_y")]:
+        for name in [n for n, v in w.texts().items() if n in ("d_k", "temperature", "dim", "query_x", "query_y", "step")]:
             page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"{name}\"]').focus()")
             before = w.texts()
             for _ in range(12):

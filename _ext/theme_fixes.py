@@ -1,0 +1,64 @@
+"""Fixes to the theme's pages for the book's Sphinx build (a local extension named in _config.yml).
+
+- ``_dedupe_scripts``: drop doubled inline scripts (sphinx-thebe registers its config twice).
+- ``_default_mode``: a valid light/dark mode on a reader's first visit.
+- ``static/live_code.js`` (every page): when "Live Code" gets no kernel from mybinder.org within a
+  time limit, the page says so and points at the Binder and Colab buttons.
+- ``static/theme_fixes.css`` (linked into every page): long inline code and API signatures wrap
+  inside the text column instead of widening the page on a phone (390 px).
+
+The theme's template overrides live in ``_templates/`` (accessibility fixes, and the home page's
+browser title written once, not "Attention, step by step — Attention, step by step"). The
+front-end assets the site serves itself are ``site_assets.py``'s business.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+STATIC = Path(__file__).resolve().parent / "static"
+CSS = "theme_fixes.css"
+LIVE_CODE = "live_code.js"
+
+
+def _dedupe_scripts(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    """sphinx-thebe registers its inline config script on every `env-before-read-docs` event, which
+    fires more than once per Jupyter Book build; the second copy re-declares a `const` and throws a
+    page error. Keep the first copy of each script."""
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for js in scripts:
+        key = (str(js.filename or ""), str(js.attributes.get("body", "")))  # None and "" both mean inline
+        if key in seen:
+            continue
+        seen.add(key)
+        unique.append(js)
+    scripts[:] = unique
+
+
+def _default_mode(app: Any, config: Any) -> None:
+    """pydata-sphinx-theme writes ``localStorage.mode || default_mode`` into the page and logs a console
+    error ("Got invalid theme mode") when both are empty, i.e. on a reader's first visit. Default to
+    "auto" (follow the system's light/dark setting), unless the config chose a mode."""
+    config.html_context.setdefault("default_mode", "auto")
+
+
+def _static_path(app: Any, config: Any) -> None:
+    """Serve ``static/`` (this folder's CSS) from ``_static`` without a source-level ``_static`` folder
+    (Jupyter Book links every file of those into every page)."""
+    if str(STATIC) not in [str(p) for p in config.html_static_path]:
+        config.html_static_path.append(str(STATIC))
+
+
+def setup(app: Any) -> dict[str, Any]:
+    app.connect("config-inited", _default_mode)
+    app.connect("config-inited", _static_path)
+    app.add_css_file(CSS)
+    app.add_js_file(LIVE_CODE, **{"defer": "defer"})
+    # html-page-context stops at the first handler that returns a value: run early
+    app.connect("html-page-context", _dedupe_scripts, priority=100)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,150 @@
+"""Checks of the rows in book/_data/errata/07_i_am_happy.yml (document 002, "I am happy"), one
+function per row id. Routes recompute a step from the numbers the document printed for its inputs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+import attnlib
+from attnlib import examples
+
+from ..evidence import Numeric, Route
+from ._registry import Value, check
+
+
+def _embeddings() -> torch.Tensor:
+    return examples.HAPPY_EMBEDDINGS.double()  # (3, 3): Q = K = V
+
+
+def _scores() -> torch.Tensor:
+    e = _embeddings()
+    return e @ e.T  # (3, 3)
+
+
+def _weights() -> torch.Tensor:
+    e = _embeddings()
+    return attnlib.scaled_dot_product_attention(e, e, e)[1]  # (3, 3)
+
+
+def _context() -> torch.Tensor:
+    e = _embeddings()
+    return attnlib.scaled_dot_product_attention(e, e, e)[0]  # (3, 3)
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    return np.exp(x) / np.exp(x).sum()
+
+
+@check("happy-divisor-1-73")
+def happy_divisor_1_73() -> Value:
+    """Scaled scores of 'am' on am and happy, written as 0.77/1.73 and 1.22/1.73."""
+    return Numeric(
+        exact=_scores()[1, 1:] / math.sqrt(3),
+        route=Route(
+            ("happy-scores-correct", "happy-sqrt3-correct"),
+            lambda s, r: s[[4, 5]] / r[0],
+            "the divisor written as 1.73",
+        ),
+    )
+
+
+@check("happy-row1-exp")
+def happy_row1_exp() -> Value:
+    """exp of the first row of scaled scores."""
+    return Numeric(
+        exact=torch.exp(_scores() / math.sqrt(3))[0],
+        route=Route(
+            ("happy-scaled-correct",),
+            lambda s: np.exp(s[:3]),
+            "the logits rounded to two decimals (0.08, 0.18, 0.29)",
+        ),
+    )
+
+
+@check("happy-row1-exp-sum")
+def happy_row1_exp_sum() -> Value:
+    """Sum of the exponentials of the first row."""
+    return Numeric(
+        exact=torch.exp(_scores() / math.sqrt(3))[0].sum(),
+        route=Route(("happy-row1-exp",), lambda e: e.sum(), "the sum of the printed exponentials"),
+    )
+
+
+@check("happy-weights-am")
+def happy_weights_am() -> Value:
+    """Attention weights of 'am'."""
+    return Numeric(
+        exact=_weights()[1],
+        route=Route(
+            ("happy-scaled-correct",), lambda s: _softmax(s[3:6]), "softmax of the printed logits of 'am'"
+        ),
+    )
+
+
+@check("happy-weights-happy")
+def happy_weights_happy() -> Value:
+    """Attention weights of 'happy'."""
+    return Numeric(
+        exact=_weights()[2],
+        route=Route(
+            ("happy-scaled-correct",), lambda s: _softmax(s[6:9]), "softmax of the printed logits of 'happy'"
+        ),
+    )
+
+
+def _sum_of_terms(terms: np.ndarray) -> np.ndarray:
+    return terms.reshape(3, 3).sum(axis=0)  # (3,): the three printed terms added
+
+
+@check("happy-context-i")
+def happy_context_i() -> Value:
+    """Context vector of 'I'."""
+    return Numeric(
+        exact=_context()[0],
+        route=Route(("doc002-context-terms-i",), _sum_of_terms, "the sum of the printed terms"),
+    )
+
+
+@check("happy-context-am")
+def happy_context_am() -> Value:
+    """Context vector of 'am'."""
+    return Numeric(
+        exact=_context()[1],
+        route=Route(("doc002-context-terms-am",), _sum_of_terms, "the sum of the printed terms"),
+    )
+
+
+@check("happy-context-happy")
+def happy_context_happy() -> Value:
+    """Context vector of 'happy'."""
+    return Numeric(
+        exact=_context()[2],
+        route=Route(("doc002-context-terms-happy",), _sum_of_terms, "the sum of the printed terms"),
+    )
+
+
+@check("happy-scores-correct")
+def happy_scores_correct() -> Value:
+    """Q·Kᵀ, all nine entries."""
+    return _scores()
+
+
+@check("happy-sqrt3-correct")
+def happy_sqrt3_correct() -> Value:
+    """√d_k for d_k = 3."""
+    return math.sqrt(examples.HAPPY_EMBEDDINGS.shape[-1])
+
+
+@check("happy-scaled-correct")
+def happy_scaled_correct() -> Value:
+    """Q·Kᵀ/√3, all nine entries."""
+    return _scores() / math.sqrt(3)
+
+
+@check("happy-weights-i-correct")
+def happy_weights_i_correct() -> Value:
+    """Attention weights of 'I'."""
+    return _weights()[0]

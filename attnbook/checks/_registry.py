@@ -1,0 +1,47 @@
+"""The registry of row checks: row id -> the function that computes what the row rests on.
+
+Each row of ``book/_data/errata/*.yml`` is checked by exactly one function, registered here under
+the row's ``id`` with :func:`check`. Used by ``attnbook.errata`` (the Errata and Number audit pages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+import torch
+
+#: What a check returns: a number, a nested list, an array or tensor (numeric rows), or a bool
+#: (claims), or a richer record defined in ``attnbook.errata``.
+Value = Any
+
+CHECKS: dict[str, Callable[[], Value]] = {}
+F = TypeVar("F", bound=Callable[[], Value])
+
+
+def check(row_id: str) -> Callable[[F], F]:
+    """Register the decorated function as the check of the errata row ``row_id``."""
+    if not isinstance(row_id, str) or not row_id:
+        raise TypeError(f"check() needs a row id string, got {row_id!r}")
+
+    def register(fn: F) -> F:
+        if row_id in CHECKS:
+            raise ValueError(
+                f"two checks for row {row_id!r}: {CHECKS[row_id].__module__} and {fn.__module__}"
+            )
+        CHECKS[row_id] = fn
+        return fn
+
+    return register
+
+
+def plain(value: Value) -> Value:
+    """A check's value with tensors and arrays turned into (nested) lists and NumPy scalars into Python ones."""
+    if isinstance(value, torch.Tensor):
+        value = value.detach().cpu().numpy()
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (np.floating, np.integer, np.bool_)):
+        value = value.item()
+    return value

@@ -1,0 +1,164 @@
+"""Attention while a model generates: cross-attention shapes and the KV cache.
+
+A decoder produces one token at a time. Each new token needs its query against the keys and values of
+*every* earlier token. Those keys and values do not change once computed, so a **KV cache** keeps
+them: each step projects only the new token, appends its key and value, and attends with one query
+row over the cache. The causal rule is then **bottom-right aligned**: the last query is lined up
+with the last key (``attnlib.causal_mask(n_q, n_k, alignment="bottom_right")``).
+
+Chapter: "Decoding: cross-attention and the KV cache"; also ``benchmarks/bench_attention.py``.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ._checks import check_finite, check_positive_int
+from .attention import _attention_torch
+from .modules import MultiHeadAttention
+
+
+class KVCache:
+    """Keys and values of the tokens seen so far, ``(batch, heads, length, d_k)`` and ``(..., d_v)``.
+
+    Storage for ``capacity`` positions is allocated once, so an append writes in place (no copy of
+    the cache per token). ``append(k_new, v_new)`` takes ``(batch, heads, t, d)`` tensors and returns
+    views of the whole cache so far. ``heads`` may be fewer than the query heads (grouped-query or
+    multi-query attention; pass ``enable_gqa=True`` to the attention).
+    Used in: "Decoding: cross-attention and the KV cache".
+    """
+
+    def __init__(self, batch: int, heads: int, d_k: int, d_v: int | None = None, *, capacity: int,
+                 dtype: torch.dtype = torch.float32) -> None:
+        batch, heads, d_k = (check_positive_int(x, name) for x, name in ((batch, "batch"), (heads, "heads"), (d_k, "d_k")))
+        d_v = d_k if d_v is None else check_positive_int(d_v, "d_v")
+        self.capacity = check_positive_int(capacity, "capacity")
+        if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
+            raise TypeError(f"dtype must be a floating torch.dtype, got {dtype!r}")
+        self._k = torch.empty(batch, heads, self.capacity, d_k, dtype=dtype)  # (batch, heads, capacity, d_k)
+        self._v = torch.empty(batch, heads, self.capacity, d_v, dtype=dtype)  # (batch, heads, capacity, d_v)
+        self.length = 0
+
+    def append(self, k_new: torch.Tensor, v_new: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Write ``t`` new positions; return ``(k, v)`` of all ``length`` positions so far (views)."""
+        for name, x, store in (("k_new", k_new, self._k), ("v_new", v_new, self._v)):
+            if not isinstance(x, torch.Tensor):
+                raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
+            b, h, _, d = store.shape
+            if x.ndim != 4 or (x.shape[0], x.shape[1], x.shape[3]) != (b, h, d) or x.shape[2] == 0:
+                raise ValueError(f"{name} must have shape ({b}, {h}, t, {d}) with t > 0, got {tuple(x.shape)}")
+            check_finite(x, name)  # checked once, here: every later step can trust the cache
+        t = k_new.shape[2]
+        if v_new.shape[2] != t:
+            raise ValueError(f"k_new and v_new must add the same number of positions, got {tuple(k_new.shape)} "
+                             f"and {tuple(v_new.shape)}")
+        if self.length + t > self.capacity:
+            raise ValueError(f"the cache holds {self.capacity} positions; {self.length} are used and "
+                             f"{t} more were appended")
+        self._k[:, :, self.length:self.length + t] = k_new
+        self._v[:, :, self.length:self.length + t] = v_new
+        self.length += t
+        return self.keys, self.values
+
+    @property
+    def keys(self) -> torch.Tensor:
+        return self._k[:, :, :self.length]  # (batch, heads, length, d_k)
+
+    @property
+    def values(self) -> torch.Tensor:
+        return self._v[:, :, :self.length]  # (batch, heads, length, d_v)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the keys and values stored so far (not of the spare capacity)."""
+        return (self.keys.numel() + self.values.numel()) * self._k.element_size()
+
+
+def kv_cache_bytes(*, layers: int, kv_heads: int, n: int, d_k: int, batch: int = 1,
+                   dtype: torch.dtype = torch.float32) -> int:
+    """Bytes of a full KV cache: ``2 · layers · kv_heads · n · d_k`` numbers per sequence (keys and values).
+
+    With multi-head attention ``kv_heads`` is the number of heads; grouped-query attention shares one
+    key/value head between several query heads (fewer ``kv_heads``), multi-query attention has one.
+    Used in: "Decoding: cross-attention and the KV cache".
+    """
+    layers, kv_heads, n, d_k, batch = (check_positive_int(x, name) for x, name in (
+        (layers, "layers"), (kv_heads, "kv_heads"), (n, "n"), (d_k, "d_k"), (batch, "batch")))
+    if not isinstance(dtype, torch.dtype):
+        raise TypeError(f"dtype must be a torch.dtype, got {type(dtype).__name__}")
+    return 2 * layers * kv_heads * n * d_k * batch * dtype.itemsize
+
+
+def decode_step_flops(t: int, d_model: int, *, layers: int = 1, cached: bool = True) -> int:
+    """FLOPs of one attention layer stack to produce the output at position ``t`` (the ``t``-th token).
+
+    A multiply-add counts as 2. The four ``d_model × d_model`` projections cost ``8·d_model²`` per
+    token; attention of ``n_q`` queries over ``t`` keys costs ``4·n_q·t·d_model`` (``q kᵀ`` and
+    ``weights v`` over all heads). With the cache only the new token is projected and attends
+    (``n_q = 1``): ``8·d² + 4·t·d``. Without it every one of the ``t`` tokens is projected again and
+    the whole causal square is recomputed (counted in full, as the kernels do): ``8·t·d² + 4·t²·d``.
+    Used in: "Decoding: cross-attention and the KV cache".
+    """
+    t, d, layers = (check_positive_int(x, name) for x, name in ((t, "t"), (d_model, "d_model"), (layers, "layers")))
+    if not isinstance(cached, bool):
+        raise TypeError(f"cached must be a bool, got {type(cached).__name__}")
+    n_q = 1 if cached else t
+    return layers * (8 * n_q * d * d + 4 * n_q * t * d)
+
+
+def mha_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache) -> tuple[torch.Tensor, torch.Tensor]:
+    """Run ``mha`` (self-attention, causal) on the new tokens ``x_new`` ``(batch, t, d_in)`` using ``cache``.
+
+    Projects only the new tokens, appends their keys and values to ``cache``, and attends with the
+    bottom-right causal rule, so new token ``i`` sees every cached token and the new tokens up to
+    itself. Returns ``(output (batch, t, d_out), weights (batch, h, t, length))``; equal to the last
+    ``t`` rows of ``mha(all tokens, is_causal=True)``. Used in: "Decoding".
+    """
+    if not isinstance(mha, MultiHeadAttention):
+        raise TypeError(f"mha must be an attnlib.MultiHeadAttention, got {type(mha).__name__}")
+    if not mha.batch_first:
+        raise ValueError("mha_step works with batch_first=True modules only")
+    if not isinstance(x_new, torch.Tensor) or x_new.ndim != 3 or x_new.shape[-1] != mha.d_in:
+        got = tuple(x_new.shape) if isinstance(x_new, torch.Tensor) else type(x_new).__name__
+        raise ValueError(f"x_new must have shape (batch, t, {mha.d_in}), got {got}")
+    check_finite(x_new, "x_new")
+    b, t, _ = x_new.shape
+    q = mha._split(mha.W_q(x_new))  # (batch, h, t, d_k)
+    k, v = cache.append(mha._split(mha.W_k(x_new)), mha._split(mha.W_v(x_new)))  # (batch, h, length, d_k)
+    # the cache's entries were checked when they were appended: attend without scanning all of them
+    # again (validate_qkv would re-read the whole cache, n·d numbers, at every token)
+    heads, weights = _attention_torch(q, k, v, mask=None, causal="bottom_right", scale=mha.d_k ** -0.5,
+                                      dropout_p=0.0, generator=None)
+    concat = heads.transpose(1, 2).reshape(b, t, mha.d_out)  # (batch, t, d_out)
+    return mha.W_o(concat), weights
+
+
+def generate_cached(mha: MultiHeadAttention, x: torch.Tensor, *, prompt: int = 1) -> torch.Tensor:
+    """Outputs at every position of ``x`` ``(batch, n, d_in)``: the first ``prompt`` tokens in one
+    step (the prefill), then one token per step through a ``KVCache``. Returns ``(batch, n, d_out)``.
+
+    The inputs are given (teacher forcing), so the result can be compared with one causal call on the
+    whole sequence. Used in: "Decoding: cross-attention and the KV cache".
+    """
+    if not isinstance(x, torch.Tensor) or x.ndim != 3:
+        raise ValueError(f"x must have shape (batch, n, d_in), got {getattr(x, 'shape', type(x).__name__)}")
+    n = x.shape[1]
+    prompt = check_positive_int(prompt, "prompt")
+    if prompt > n:
+        raise ValueError(f"prompt must be at most n = {n}, got {prompt}")
+    cache = KVCache(x.shape[0], mha.num_heads, mha.d_k, capacity=n, dtype=x.dtype)
+    outs = [mha_step(mha, x[:, :prompt], cache)[0]]  # (batch, prompt, d_out)
+    for i in range(prompt, n):
+        outs.append(mha_step(mha, x[:, i:i + 1], cache)[0])  # (batch, 1, d_out)
+    return torch.cat(outs, dim=1)  # (batch, n, d_out)
+
+
+def generate_uncached(mha: MultiHeadAttention, x: torch.Tensor) -> torch.Tensor:
+    """The same outputs as ``generate_cached`` without a cache: at each step the whole prefix is
+    projected and attended again, and only its last row is kept. Returns ``(batch, n, d_out)``.
+    Used in: "Decoding: cross-attention and the KV cache".
+    """
+    if not isinstance(x, torch.Tensor) or x.ndim != 3:
+        raise ValueError(f"x must have shape (batch, n, d_in), got {getattr(x, 'shape', type(x).__name__)}")
+    rows = [mha(x[:, :i + 1], is_causal=True, need_weights=False)[0][:, -1:] for i in range(x.shape[1])]
+    return torch.cat(rows, dim=1)  # (batch, n, d_out)

@@ -1,0 +1,131 @@
+// Ask the trained model: type (or assemble from the vocabulary) a sentence with "bank" or "bat". The
+// page runs the trained model in float64 — embedding + position, one attention head, readout — and
+// shows the ambiguous word's attention row and the predicted sense.
+// Python reference: attnlib.learning.encode and predict_np (same words, same messages, same numbers).
+
+const PUNCTUATION = /[.,!?;:]/g;
+
+function wordsOf(text) {
+  return text.toLowerCase().replace(PUNCTUATION, " ").split(/\s+/).filter((w) => w.length > 0);
+}
+
+function matVec(x, w) { // x (d_in) times w (d_in, d_out) -> (d_out)
+  const out = new Float64Array(w[0].length);
+  for (let a = 0; a < x.length; a++) {
+    const row = w[a];
+    for (let b = 0; b < out.length; b++) out[b] += x[a] * row[b];
+  }
+  return out;
+}
+
+function dot(a, b) {
+  let t = 0;
+  for (let i = 0; i < a.length; i++) t += a[i] * b[i];
+  return t;
+}
+
+// The words of `text` checked like attnlib.learning.encode: { words, ids, query } or { error }.
+function encode(text, m) {
+  const words = wordsOf(text);
+  if (words.length === 0) return { error: `the sentence is empty: give 1 to ${m.max_len} words, one of them ${m.ambiguous.map((w) => `'${w}'`).join(" or ")}` };
+  if (words.length > m.max_len) return { error: `the sentence has ${words.length} words; the model reads at most ${m.max_len}` };
+  const unknown = words.filter((w) => !m.index.has(w));
+  if (unknown.length) return { error: `unknown word(s) [${unknown.map((w) => `'${w}'`).join(", ")}]: the model knows only its ${m.vocab.length}-word vocabulary` };
+  const amb = [];
+  words.forEach((w, i) => { if (m.ambiguous.includes(w)) amb.push(i); });
+  if (amb.length !== 1) return { error: `the sentence needs exactly one ambiguous word (${m.ambiguous.join(" or ")}), got ${amb.length}` };
+  return { words, ids: words.map((w) => m.index.get(w)), query: amb[0] };
+}
+
+// embedding + position -> attention row of the ambiguous word -> context -> sense probabilities
+function predict(enc, m) {
+  const x = enc.ids.map((id, i) => Float64Array.from(m.embed[id], (e, c) => e + m.pos[i][c]));
+  const q = matVec(x[enc.query], m.w_q);
+  const scale = 1 / Math.sqrt(q.length);
+  const scores = x.map((xi) => dot(q, matVec(xi, m.w_k)) * scale);
+  const row = softmax(scores, 1);
+  const ctx = new Float64Array(m.w_v[0].length);
+  x.forEach((xi, j) => { const v = matVec(xi, m.w_v); for (let c = 0; c < ctx.length; c++) ctx[c] += row[j] * v[c]; });
+  const logits = matVec(ctx, m.w_o).map((z, c) => z + m.b_o[c]);
+  const probs = softmax(logits, 1);
+  let best = 0;
+  for (let c = 1; c < probs.length; c++) if (probs[c] > probs[best]) best = c;
+  return { row, probs, sense: m.senses[best] };
+}
+
+function render({ model, el }) {
+  const m = { ...model.get("weights"), vocab: model.get("vocab"), senses: model.get("senses"), ambiguous: model.get("ambiguous"), max_len: model.get("max_len") };
+  m.index = new Map(m.vocab.map((w, i) => [w, i]));
+
+  const root = card(
+    "Ask the trained model",
+    `Type a sentence of at most ${m.max_len} words from the model's vocabulary, with 'bank' or 'bat' in it, or click words below to add them. The page runs the trained model and shows where the ambiguous word looks and which sense it predicts.`,
+  );
+  const inputId = nextId("sentence");
+  const input = h("input", { type: "text", id: inputId, "data-name": "sentence", autocomplete: "off", spellcheck: "false", class: "attnw-text" });
+  input.value = model.get("sentence") || "";
+  const clear = h("button", { type: "button", class: "attnw-button", "data-name": "clear", text: "clear" });
+  root.append(h("div", { class: "attnw-controls" }, [
+    h("div", { class: "attnw-control attnw-grow" }, [h("label", { for: inputId, class: "attnw-label", text: "your sentence" }), input, clear]),
+  ]));
+  const vocab = h("details", { class: "attnw-vocab" }, [h("summary", { text: `vocabulary (${m.vocab.length} words): click a word to add it` })]);
+  for (const w of m.vocab) vocab.append(h("button", { type: "button", class: "attnw-word", "data-word": w, text: w }));
+  root.append(vocab);
+  const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
+  const sense = h("span", { class: "attnw-num", "data-name": "sense", text: "–" });
+  const prob = stat("p", "probability");
+  const result = h("p", { class: "attnw-desc" }, [h("span", { text: "predicted sense: " }), sense, " ", prob.el]);
+  const rowHolder = h("figure", { class: "attnw-panel" });
+  const probHolder = h("figure", { class: "attnw-panel" });
+  const panels = h("div", { class: "attnw-panels" }, [rowHolder, probHolder]);
+  root.append(message, result, panels);
+  root.classList.add("attnw-learned");
+  el.append(root);
+
+  const senseChart = barChart({ labels: m.senses.map((x) => x.replace(":", " ")), title: "sense probabilities", color: PALETTE.green, name: "probs" });
+  probHolder.append(h("figcaption", { text: "sense probabilities" }), senseChart.el);
+  let rowChart = null, rowKey = "";
+
+  function draw() {
+    const text = model.get("sentence") || "";
+    if (input.value !== text) input.value = text;
+    const enc = encode(text, m);
+    if (enc.error) {
+      message.textContent = enc.error;
+      message.hidden = false;
+      result.hidden = true;
+      panels.hidden = true;
+      root.dataset.result = JSON.stringify({ error: enc.error });
+      return;
+    }
+    const out = predict(enc, m);
+    message.textContent = "";
+    message.hidden = true;
+    result.hidden = false;
+    panels.hidden = false;
+    const key = enc.words.join(" ");
+    if (key !== rowKey) {
+      rowChart = barChart({ labels: enc.words, title: `attention of '${enc.words[enc.query]}'`, color: PALETTE.blue, name: "row" });
+      rowHolder.replaceChildren(h("figcaption", { text: `where '${enc.words[enc.query]}' looks (its attention row)` }), rowChart.el);
+      rowKey = key;
+    }
+    rowChart.update(out.row);
+    senseChart.update(out.probs);
+    sense.textContent = out.sense;
+    prob.set(maxOf(out.probs), 3);
+    root.dataset.result = JSON.stringify({ words: enc.words, query: enc.query, row: Array.from(out.row), probs: Array.from(out.probs), sense: out.sense });
+  }
+
+  input.addEventListener("input", () => save(model, { sentence: input.value }));
+  clear.addEventListener("click", () => { save(model, { sentence: "" }); input.focus(); });
+  vocab.addEventListener("click", (ev) => {
+    const w = ev.target && ev.target.dataset ? ev.target.dataset.word : undefined;
+    if (!w) return;
+    const now = (model.get("sentence") || "").trim();
+    save(model, { sentence: now ? `${now} ${w}` : w });
+  });
+  draw();
+  return redrawOn(model, ["sentence"], draw);
+}
+
+export default { render };

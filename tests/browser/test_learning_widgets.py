@@ -1,0 +1,143 @@
+"""The widgets of "Attention that learns" on the built site, every other host blocked: the in-page
+model has attnlib's trained weights and predicts what attnlib predicts in Python (to 1e-6) for more
+than 50 sentences; bad sentences get a message on the page; the training replay shows the stored
+checkpoints; both are keyboard usable and fit a 390 px wide screen.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnlib import learning
+
+from . import learning_driver as ld
+from . import widget_driver as wd
+from .conftest import SITE
+
+pytestmark = pytest.mark.browser
+
+PAGE = "book/17_learning.html"
+
+
+@pytest.fixture()
+def widgets(offline_page, site_url):  # noqa: ANN001, ANN201
+    if not (SITE / PAGE).is_file():
+        pytest.fail(f"{PAGE} is not in the built site: run 'make book'")
+    page, log = offline_page
+    page.goto(f"{site_url}/{PAGE}", wait_until="networkidle")
+    wd.wait_for_widgets(page)
+    found = {w.kind: w for w in wd.find_widgets(page)}
+    assert {"TrainingReplay", "AskModel"} <= set(found), f"widgets on {PAGE}: {sorted(found)}"
+    return page, log, found
+
+
+def test_in_page_weights_equal_attnlib(widgets) -> None:  # noqa: ANN001
+    _, _, found = widgets
+    _, run = ld.chapter_run()
+    python = run.checkpoint(-1).state
+    page = found["AskModel"].state["weights"]
+    assert set(page) == set(learning.check_state(python))
+    for name, value in learning.check_state(python).items():
+        np.testing.assert_allclose(np.asarray(page[name]), value, atol=1e-6, rtol=0, err_msg=name)
+
+
+def test_in_page_predictions_equal_attnlib(widgets) -> None:  # noqa: ANN001
+    page, log, found = widgets
+    corpus, run = ld.chapter_run()
+    state = run.checkpoint(-1).state
+    sentences = [" ".join(corpus.test.words(i)) for i in range(50)]
+    sentences += ["We sat on the BANK, by the river.", "bat", "the cricket bat", "a bank with fish and money"]
+    w = found["AskModel"]
+    for text in sentences:
+        shown = ld.type_sentence(w, text)
+        ref = learning.predict_np(state, text)
+        assert "error" not in shown, (text, shown)
+        assert shown["words"] == ref["words"] and shown["query"] == ref["query"]
+        np.testing.assert_allclose(shown["row"], ref["row"], atol=1e-6, rtol=0, err_msg=text)
+        np.testing.assert_allclose(shown["probs"], ref["probs"], atol=1e-6, rtol=0, err_msg=text)
+        assert shown["sense"] == ref["sense"]
+        t = w.texts()
+        assert t["sense"] == ref["sense"]
+        assert abs(wd.number(t["probability"]) - ref["probs"].max()) <= ld.TOL
+        for j, weight in enumerate(ref["row"]):
+            assert abs(wd.number(t[f"row-{j}"]) - weight) <= ld.TOL
+    assert log.external == [] and log.console_errors == [] and log.page_errors == []
+
+
+@pytest.mark.parametrize("text", ["", "   ", "the bank by the volcano", "the bank " * 5, "the river", "bank bat"])
+def test_bad_sentences_get_a_message(widgets, text) -> None:  # noqa: ANN001
+    _, _, found = widgets
+    w = found["AskModel"]
+    shown = ld.type_sentence(w, text)
+    with pytest.raises(ValueError) as info:
+        learning.encode(text)
+    assert shown == {"error": str(info.value)}
+    msg, visible = ld.message(w)
+    assert visible and msg == str(info.value)
+    assert "NaN" not in w.all_text()
+    # a good sentence afterwards hides the message again
+    ld.type_sentence(w, "the bank by the river")
+    assert ld.message(w)[1] is False
+
+
+def test_vocabulary_buttons_assemble_a_sentence(widgets) -> None:  # noqa: ANN001
+    page, _, found = widgets
+    w = found["AskModel"]
+    ld.type_sentence(w, "")
+    page.evaluate(f"() => {w.root}.querySelector('details').open = true")
+    for word in ("the", "bank", "near", "money"):
+        page.evaluate(f"() => {w.root}.querySelector('button[data-word=\"{word}\"]').click()")
+    t = w.texts()
+    assert t["sentence"] == "the bank near money"
+    assert t["sense"] == learning.predict_np(found["AskModel"].state["weights"], "the bank near money")["sense"]
+
+
+def test_replay_shows_the_stored_checkpoints(widgets) -> None:  # noqa: ANN001
+    _, _, found = widgets
+    w = found["TrainingReplay"]
+    ld.check_replay(w)
+    # the stored values are what attnlib computes for the chapter's run
+    _, run = ld.chapter_run()
+    words = w.state["sentences"][0]
+    for i, frame in enumerate(w.state["frames"]):
+        ref = learning.replay_frame(run, i, words)
+        assert frame["step"] == ref["step"] and abs(frame["loss"] - ref["loss"]) < 1e-6
+        np.testing.assert_allclose(frame["maps"][0], ref["weights"], atol=1e-6)
+        np.testing.assert_allclose(frame["probs"][0], ref["probs"], atol=1e-6)
+
+
+def test_keyboard_moves_the_replay_and_types_a_sentence(widgets) -> None:  # noqa: ANN001
+    page, _, found = widgets
+    w = found["TrainingReplay"]
+    page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"index\"]').focus()")
+    before = w.texts()
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")
+    after = w.texts()
+    assert after["index"] != before["index"] and after["loss"] != before["loss"]
+    page.evaluate(f"() => {w.root}.querySelector('select[data-name=\"sentence\"]').focus()")
+    before = w.texts()
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate(f"() => {w.root}.querySelector('select[data-name=\"sentence\"]').value") == "1"
+    assert w.texts()["map-0-0"] != before["map-0-0"] or w.texts()["sense"] != before["sense"]
+    a = found["AskModel"]
+    ld.type_sentence(a, "")
+    page.evaluate(f"() => {a.root}.querySelector('input[data-name=\"sentence\"]').focus()")
+    page.keyboard.type("a bat and a ball")
+    t = a.texts()
+    assert t["sentence"] == "a bat and a ball"
+    assert t["sense"] == learning.predict_np(a.state["weights"], "a bat and a ball")["sense"]
+
+
+def test_widgets_fit_a_phone_screen(widgets) -> None:  # noqa: ANN001
+    page, _, found = widgets
+    page.set_viewport_size({"width": 390, "height": 844})
+    for w in found.values():
+        if w.kind not in ("TrainingReplay", "AskModel"):
+            continue
+        box = page.evaluate(f"""() => {{ const r = {w.root}; r.scrollIntoView();
+          const b = r.getBoundingClientRect(); return [b.left, b.right, r.scrollWidth, r.clientWidth]; }}""")
+        left, right, scroll_w, client_w = box
+        assert left >= 0 and right <= 390, f"{w.kind} spans {left}..{right} px on a 390 px screen"
+        assert scroll_w <= client_w + 1, f"{w.kind} overflows its card: {scroll_w} > {client_w}"

@@ -1,0 +1,114 @@
+"""The trained models of "Attention that learns" and "Attention we can check": the corpus keeps its
+promises, training is reproducible, the float64 NumPy twin equals the torch model, and the
+hand-built lookup layer solves its task."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from attnlib import learning, lookup
+
+
+@pytest.fixture(scope="module")
+def corpus() -> learning.SenseCorpus:
+    return learning.make_corpus(300, 200, seed=0)
+
+
+def test_corpus_vocabulary_and_split(corpus) -> None:  # noqa: ANN001
+    assert len(learning.VOCAB) <= 100 and len(set(learning.VOCAB)) == len(learning.VOCAB)
+    assert len(learning.AMBIGUOUS) >= 2
+    train_pairs = set(zip(corpus.train.query.tolist(), corpus.train.cue.tolist()))
+    test_pairs = set(zip(corpus.test.query.tolist(), corpus.test.cue.tolist()))
+    assert train_pairs.isdisjoint(test_pairs), "a held-out (ambiguous, cue) position pair occurs in training"
+    assert test_pairs <= set(corpus.held_out_pairs)
+    for batch in (corpus.train, corpus.test):
+        for i in range(len(batch)):
+            words = batch.words(i)
+            word, sense = learning.SENSES[int(batch.labels[i])].split(":")
+            assert words[int(batch.query[i])] == word
+            assert words[int(batch.cue[i])] in learning.CUES[word][sense]
+            assert sum(w in learning.AMBIGUOUS for w in words) == 1
+            assert learning.MIN_LEN <= len(words) <= learning.MAX_LEN
+
+
+def test_training_is_reproducible(corpus) -> None:  # noqa: ANN001
+    a = learning.train_sense_model(corpus, seed=3, steps=15, n_checkpoints=3)
+    b = learning.train_sense_model(corpus, seed=3, steps=15, n_checkpoints=3)
+    c = learning.train_sense_model(corpus, seed=4, steps=15, n_checkpoints=3)
+    for (name, pa), pb in zip(a.model.state_dict().items(), b.model.state_dict().values()):
+        assert torch.equal(pa, pb), f"{name} differs between two runs with the same seed"
+    assert a.losses == b.losses
+    assert not torch.equal(a.model.state_dict()["embed"], c.model.state_dict()["embed"])
+    assert [cp.step for cp in a.checkpoints] == [0, 5, 10, 15]
+
+
+def test_training_lowers_the_loss_and_keeps_checkpoints(corpus) -> None:  # noqa: ANN001
+    run = learning.train_sense_model(corpus, seed=0, steps=40, n_checkpoints=20)
+    assert len(run.checkpoints) == 21
+    assert run.losses[-1] < 0.5 * run.losses[0]
+    assert run.checkpoint(-1).metrics["accuracy"] > run.checkpoint(0).metrics["accuracy"]
+
+
+def test_numpy_twin_equals_the_torch_model(corpus) -> None:  # noqa: ANN001
+    run = learning.train_sense_model(corpus, seed=1, steps=20, n_checkpoints=2)
+    model = run.model.double()
+    with torch.no_grad():
+        logits, weights = model(corpus.test)
+    probs = torch.softmax(logits, -1).numpy()
+    state = run.checkpoint(-1).state
+    for i in range(30):
+        out = learning.predict_np(state, corpus.test.words(i))
+        n = len(out["words"])
+        assert out["query"] == int(corpus.test.query[i])
+        np.testing.assert_allclose(out["row"], weights[i, out["query"], :n].numpy(), atol=1e-5)
+        np.testing.assert_allclose(out["probs"], probs[i], atol=1e-5)
+
+
+def test_encode_reads_text_like_the_widget() -> None:
+    ids, q = learning.encode("The BANK, by the river!")
+    assert [learning.VOCAB[i] for i in ids] == ["the", "bank", "by", "the", "river"] and q == 1
+
+
+def test_hand_built_lookup_layer_is_exact() -> None:
+    _, test = lookup.make_lookup_data(50, 300, seed=0)
+    m = lookup.lookup_metrics(lookup.ideal_model(), test)
+    assert m["accuracy"] == 1.0
+    assert m["head1_weight_on_match"] > 0.999
+    mat = lookup.letter_match_matrix(lookup.ideal_model(beta=2.0))
+    np.testing.assert_allclose(mat, 4.0 * np.eye(len(lookup.LETTERS)))
+    assert lookup.diagonal_cosine(mat) == pytest.approx(1.0)
+    assert lookup.diagonal_cosine(np.ones((3, 3))) != lookup.diagonal_cosine(np.eye(3))
+
+
+def test_lookup_data_splits_and_labels() -> None:
+    train, test = lookup.make_lookup_data(200, 100, seed=1)
+    seen = {(tuple(train.keys[i].tolist()), tuple(train.values[i].tolist()), int(train.match[i])) for i in range(200)}
+    assert all((tuple(test.keys[i].tolist()), tuple(test.values[i].tolist()), int(test.match[i])) not in seen
+               for i in range(100))
+    assert torch.equal(test.labels, test.values[torch.arange(100), test.match])
+    assert test.text(0).count("|") == 1
+
+
+def test_widgets_python_twins(corpus) -> None:  # noqa: ANN001
+    from attnlib.widgets import AskModel, TrainingReplay
+
+    run = learning.train_sense_model(corpus, seed=2, steps=20, n_checkpoints=20)
+    sentences = ["we sat on the bank by the river", "a bat and a ball"]
+    replay = TrainingReplay(run, sentences, index=-1, sentence=1)
+    assert replay.index == 20 and len(replay.frames) == 21
+    for i in (0, 7, 20):
+        replay.index = i
+        ref = learning.replay_frame(run, i, sentences[1])
+        got = replay.numbers()
+        assert got["step"] == ref["step"] and got["sense"] == ref["sense"]
+        np.testing.assert_allclose(got["map"], ref["weights"], atol=1e-9)
+        assert got["probability"] == pytest.approx(ref["probs"].max(), abs=1e-9)
+    with pytest.raises(ValueError, match="out of range"):
+        replay.index = 21
+    ask = AskModel(run, "the bank near the money")
+    ref = learning.predict_np(run.checkpoint(-1).state, "the bank near the money")
+    np.testing.assert_allclose(ask.numbers()["probs"], ref["probs"], atol=1e-12)
+    ask.sentence = "the volcano"
+    assert "volcano" in ask.numbers()["error"]

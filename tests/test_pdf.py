@@ -1,0 +1,138 @@
+"""The printable edition (`make pdf`).
+
+The print copy (tools/pdf_source.py) is checked on every run: every slider becomes its default
+figure and a line saying it is interactive on the web page. Building the PDF itself takes minutes
+(XeLaTeX, three passes over ~230 pages), so `make test` does not do it; `make test-pdf` builds it and
+runs the checks below on the result (BOOK_PDF_BUILD=1): its page count, that it names every chapter,
+and that a page with math and a page with a figure render to PNG without being blank.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests._project import ROOT, config
+
+sys.path.insert(0, str(ROOT / "tools"))
+import pdf_source  # noqa: E402
+
+CHAPTERS = sorted((ROOT / "book").glob("[0-9][0-9]_*.ipynb"))
+BUILD = os.environ.get("BOOK_PDF_BUILD") == "1"
+
+
+def _title(path: Path) -> str:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    first = next(c for c in nb["cells"] if c["cell_type"] == "markdown")
+    return re.match(r"#\s+(.+)", "".join(first["source"])).group(1).strip()
+
+
+def _plain(text: str) -> str:
+    """Compare text across LaTeX's typography: quotes, dashes, √, math and whitespace."""
+    text = text.replace("“", '"').replace("”", '"').replace("’", "'").replace("‘", "'").replace("–", "-")
+    text = re.sub(r"\$[^$]*\$", "", text).replace("√", "").replace("_", "")
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_path: Path) -> None:
+    n = pdf_source.write(tmp_path / "src")
+    widget_cells = sum(
+        1 for p in sorted((ROOT / "book").glob("*.ipynb"))
+        for c in json.loads(p.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"
+        for o in c.get("outputs", []) if pdf_source.WIDGET_MIME in o.get("data", {})
+    )
+    assert widget_cells >= 4 and n == widget_cells
+    lines = 0
+    for p in sorted((tmp_path / "src" / "book").glob("*.ipynb")):
+        for c in json.loads(p.read_text(encoding="utf-8"))["cells"]:
+            for o in c.get("outputs", []):
+                data = o.get("data", {})
+                assert pdf_source.WIDGET_MIME not in data, f"{p.name}: a widget output is left in the print copy"
+                if "Interactive on the web page" in data.get("text/markdown", ""):
+                    lines += 1
+                if "image/png" in data:
+                    assert len(data["image/png"]) > 1000
+    assert lines == n
+    copied = (tmp_path / "src" / "_config.yml").read_text(encoding="utf-8")
+    assert 'execute_notebooks: "off"' in copied or "execute_notebooks: 'off'" in copied or "execute_notebooks: off" in copied
+    assert config()["latex"]["latex_engine"] == "xelatex"
+    assert "## " not in (tmp_path / "src" / "book" / "intro.md").read_text(encoding="utf-8")
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if not path:
+        pytest.fail(f"{name} is missing: run 'make pdf-deps'")
+    return path
+
+
+@pytest.fixture(scope="module")
+def pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not BUILD:
+        pytest.skip("the PDF build takes minutes: run 'make test-pdf' (BOOK_PDF_BUILD=1)")
+    src = tmp_path_factory.mktemp("pdf") / "src"
+    pdf_source.write(src)
+    jb = Path(sys.executable).with_name("jupyter-book")
+    res = subprocess.run([str(jb), "build", "--builder", "pdflatex", str(src)], capture_output=True, text=True,
+                         timeout=1800)
+    out = src / "_build" / "latex" / "book.pdf"
+    assert res.returncode == 0 and out.exists(), (res.stdout + res.stderr)[-4000:]
+    return out
+
+
+def _pages(pdf: Path) -> list[str]:
+    text = subprocess.run([_tool("pdftotext"), "-layout", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    return text.split("\f")
+
+
+def _render(pdf: Path, page: int, tmp: Path) -> np.ndarray:
+    from matplotlib.image import imread
+
+    stem = tmp / f"page{page}"
+    subprocess.run([_tool("pdftoppm"), "-png", "-r", "60", "-f", str(page), "-l", str(page), "-singlefile",
+                    str(pdf), str(stem)], check=True)
+    return imread(f"{stem}.png")[..., :3]
+
+
+def _not_blank(img: np.ndarray, what: str) -> None:
+    ink = (img.mean(axis=-1) < 0.85).mean()  # share of pixels that are not (near) white
+    assert ink > 0.01, f"the {what} page renders blank ({ink:.2%} ink)"
+
+
+def test_page_count_and_every_chapter_named(pdf: Path) -> None:
+    pages = _pages(pdf)
+    info = subprocess.run([_tool("pdfinfo"), str(pdf)], capture_output=True, text=True, check=True).stdout
+    n = int(re.search(r"Pages:\s+(\d+)", info).group(1))
+    assert 4 * len(CHAPTERS) <= n <= 1000, f"{n} pages for {len(CHAPTERS)} chapters"
+    body = _plain(" ".join(pages))
+    for path in CHAPTERS:
+        assert _plain(_title(path)) in body, f"the PDF does not name chapter {path.name} ({_title(path)!r})"
+    for page in ("Glossary", "Bibliography", "Notation and shapes", "Errata"):
+        assert page.lower() in body
+    assert body.count("interactive on the web page") >= 4
+
+
+def test_a_math_page_and_a_figure_page_render(pdf: Path, tmp_path: Path) -> None:
+    pages = _pages(pdf)
+    # the notation page: its tables and displayed formula are typeset math
+    math_page = next(i + 1 for i, t in enumerate(pages) if "Tensors of one attention head" in t)
+    img = _render(pdf, math_page, tmp_path)
+    _not_blank(img, "math")
+    # chapter 14's tiling figure: the page that carries its caption holds an image with colour in it
+    fig_page = next(i + 1 for i, t in enumerate(pages) if "The tiles of chunked attention" in t)
+    images = subprocess.run([_tool("pdfimages"), "-list", "-f", str(fig_page), "-l", str(fig_page), str(pdf)],
+                            capture_output=True, text=True, check=True).stdout.splitlines()[2:]
+    assert images, f"page {fig_page} has no image"
+    img = _render(pdf, fig_page, tmp_path)
+    _not_blank(img, "figure")
+    colour = (img.max(axis=-1) - img.min(axis=-1) > 0.2).mean()  # the orange tile and the blue done tiles
+    assert colour > 0.005, f"the figure page has no colour ({colour:.2%})"

@@ -1,0 +1,242 @@
+"""Page weight: the bytes a reader's browser transfers on a first visit to each page of the built site.
+
+    .venv/bin/python tools/page_weight.py [_build/html] [--out benchmarks/PAGE_WEIGHT.md]   (make page-weight)
+
+Each page is opened in Debian's Chromium (Playwright, headless) in a fresh browser context (empty
+cache: a first visit), served from ``_build/html`` on 127.0.0.1 with every other host blocked, and
+left until the network is idle and MathJax has typeset the page. Every file the page requested
+from the site is counted at the size a static host sends it with gzip: text types (HTML, CSS, JS,
+JSON, SVG, TXT) gzip-compressed at level 6, as GitHub Pages, nginx and the like do; fonts (woff,
+woff2) and images as they are, since those formats are already compressed and hosts send them
+unchanged. HTTP headers are not counted.
+
+Budgets (issue 19): at most ``BUDGET["chapter"]`` for an ordinary chapter and
+``BUDGET["sliders"]`` for a chapter with sliders. ``tests/browser/test_page_weight.py`` enforces
+them in ``make test``; this script prints the table (and writes it with ``--out``) and exits 1 if an
+ordinary chapter is over its budget (slider chapters are over theirs by the widget manager's weight:
+reported, see benchmarks/PAGE_WEIGHT.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import os
+import shutil
+import sys
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "_build" / "html"
+
+KB = 1000
+BUDGET = {"chapter": 600 * KB, "sliders": 1200 * KB}  # gzip-transferred bytes, first visit
+COMPRESSED_BY_HOST = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".xml", ".map"}
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
+]
+
+
+@functools.cache
+def transfer_bytes(path: Path) -> int:
+    """Bytes a static host sends for ``path``: gzip level 6 for text types, the file as is otherwise."""
+    data = path.read_bytes()
+    if path.suffix.lower() in COMPRESSED_BY_HOST:
+        return len(gzip.compress(data, compresslevel=6, mtime=0))
+    return len(data)
+
+
+def page_kind(site: Path, page: str) -> str:
+    """``"sliders"`` for a chapter that embeds widget state, ``"chapter"`` for another chapter,
+    ``"other"`` for the remaining pages (intro, reference pages, search, indexes)."""
+    name = page.split("/")[-1]
+    if not (page.startswith("book/") and name[:2].isdigit()):
+        return "other"
+    html = (site / page).read_text(encoding="utf-8", errors="ignore")
+    return "sliders" if WIDGET_STATE in html else "chapter"
+
+
+def pages_of(site: Path) -> list[str]:
+    """Every HTML page of the site (not the copied asset folders, whose names start with ``_``)."""
+    return sorted(
+        p.relative_to(site).as_posix() for p in site.rglob("*.html")
+        if not any(part.startswith("_") for part in p.relative_to(site).parts[:-1])
+    )
+
+
+@dataclass
+class Weight:
+    """What one first visit of ``page`` transferred: ``files`` maps each site path to its bytes."""
+
+    page: str
+    kind: str
+    files: dict[str, int] = field(default_factory=dict)
+    external: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(self.files.values())
+
+    @property
+    def budget(self) -> int | None:
+        return BUDGET.get(self.kind)
+
+    def by_group(self) -> dict[str, int]:
+        """Bytes per group of files (the page itself, MathJax, widgets, theme, fonts, search...)."""
+        groups: dict[str, int] = {}
+        for path, size in self.files.items():
+            groups[group_of(path)] = groups.get(group_of(path), 0) + size
+        return dict(sorted(groups.items(), key=lambda kv: -kv[1]))
+
+
+def group_of(path: str) -> str:
+    """A short name for the kind of asset at site path ``path``."""
+    p = path.lower()
+    for key, name in (("/mathjax/", "MathJax"), ("html-manager", "widget manager"), ("anywidget", "widget manager"),
+                      ("requirejs", "widget manager"), ("widgets-loader", "widget manager"), ("thebe", "thebe"),
+                      ("searchindex", "search index"), ("fontawesome", "icons"), ("webfonts", "icons"),
+                      ("_images/", "images"), ("_static/", "theme and extensions")):
+        if key in p:
+            return name
+    return "the page (HTML)" if p.endswith(".html") else "other"
+
+
+def measure(browser, site_url: str, site: Path, page: str) -> Weight:  # noqa: ANN001
+    """Open ``page`` in a fresh context (empty cache) and count what it transferred from the site."""
+    host = urlparse(site_url).netloc
+    weight = Weight(page=page, kind=page_kind(site, page))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+
+    def route(r) -> None:  # noqa: ANN001
+        parsed = urlparse(r.request.url)
+        if parsed.scheme in ("data", "blob"):
+            r.continue_()
+        elif parsed.netloc != host:
+            weight.external.append(r.request.url)
+            r.abort()
+        else:
+            r.continue_()
+
+    def finished(request) -> None:  # noqa: ANN001
+        parsed = urlparse(request.url)
+        if parsed.netloc != host:
+            return
+        rel = unquote(parsed.path).lstrip("/")
+        path = site / rel
+        if path.is_dir() or rel == "":
+            path = path / "index.html"
+            rel = path.relative_to(site).as_posix()
+        if path.is_file():
+            weight.files[rel] = transfer_bytes(path)
+
+    context.route("**/*", route)
+    pg = context.new_page()
+    pg.on("requestfinished", finished)
+    try:
+        pg.goto(f"{site_url}/{page}", wait_until="networkidle")
+        pg.evaluate(
+            """async () => {
+                const mj = window.MathJax;
+                if (mj && mj.startup && mj.startup.promise) { await mj.startup.promise; }
+                if (mj && mj.typesetPromise) { await mj.typesetPromise(); }
+            }"""
+        )
+        pg.wait_for_load_state("networkidle")
+    finally:
+        context.close()
+    return weight
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+def serve(site: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
+    """Serve ``site`` on 127.0.0.1 (a free port) in a thread; returns the URL and the server."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}", server
+
+
+def human(n: int) -> str:
+    return f"{n / KB:,.0f} KB"
+
+
+def human_groups(weight: Weight, top: int = 4) -> str:
+    """The biggest groups of files of one visit, as text."""
+    return ", ".join(f"{g} {human(b)}" for g, b in list(weight.by_group().items())[:top])
+
+
+def table(weights: Iterable[Weight]) -> str:
+    """A Markdown table: page, kind, transferred bytes, budget, the three biggest groups."""
+    rows = ["| page | kind | transferred (gzip) | budget | biggest parts |", "|---|---|---:|---:|---|"]
+    for w in weights:
+        parts = human_groups(w)
+        budget = human(w.budget) if w.budget else "–"
+        flag = " **over**" if w.budget and w.total > w.budget else ""
+        rows.append(f"| {w.page} | {w.kind} | {human(w.total)}{flag} | {budget} | {parts} |")
+    return "\n".join(rows)
+
+
+def summary(weights: list[Weight]) -> str:
+    """Largest and median transfer per kind of page."""
+    lines = ["| kind of page | pages | median | largest | budget |", "|---|---:|---:|---:|---:|"]
+    for kind in ("chapter", "sliders", "other"):
+        totals = sorted(w.total for w in weights if w.kind == kind)
+        if totals:
+            budget = human(BUDGET[kind]) if kind in BUDGET else "–"
+            lines.append(f"| {kind} | {len(totals)} | {human(totals[len(totals) // 2])} | {human(totals[-1])} | {budget} |")
+    return "\n".join(lines)
+
+
+def chromium() -> str:
+    exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        raise SystemExit("Debian's chromium is not installed: run 'make browser-deps'")
+    return exe
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("site", nargs="?", default=SITE, type=Path)
+    parser.add_argument("--out", type=Path, help="write the tables to this Markdown file")
+    args = parser.parse_args()
+    site = args.site.resolve()
+    if not (site / "index.html").is_file():
+        raise SystemExit(f"no built site at {site}: run 'make book' first")
+    from playwright.sync_api import sync_playwright
+
+    url, server = serve(site)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
+            try:
+                weights = [measure(browser, url, site, page) for page in pages_of(site)]
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    text = f"{summary(weights)}\n\n{table(weights)}\n"
+    print(text)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    over = [w.page for w in weights if w.budget and w.total > w.budget]
+    if over:
+        print(f"over budget: {over}", file=sys.stderr)
+    # Slider chapters cannot meet theirs without a lighter widget manager (benchmarks/PAGE_WEIGHT.md):
+    # reported, not failed on.
+    return 1 if [p for p in over if page_kind(site, p) == "chapter"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""Write the print copy of the book that `make pdf` typesets.
+
+    python tools/pdf_source.py _build/pdf-src
+
+The copy holds the book's config, toc, pages and Sphinx extension. Two things differ from the site:
+
+- the notebooks are not executed: their committed outputs (checked by nbval) are printed as they are
+  (``execute_notebooks: "off"`` in the copy's _config.yml);
+- a slider cannot move on paper. Each widget output becomes the slider's default figure, drawn with
+  ``attnlib.plots`` from the widget's own numbers (``widget.numbers()``, the Python twin of what its
+  ES module shows), followed by a line saying that the figure is interactive on the web page.
+
+The widget's default state is read from the notebook's embedded widget state, so the printed figure
+is the one the page starts from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import io
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import yaml  # noqa: E402
+
+from attnlib import plots, widgets  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+STATE_MIME = "application/vnd.jupyter.widget-state+json"
+COPIED = ("_toc.yml", "book", "_ext", "_templates")
+
+
+def _widget(name: str, state: dict[str, Any]) -> Any:
+    """Rebuild one slider from its class name and its synced state."""
+    if name == "SoftmaxSharpening":
+        return widgets.SoftmaxSharpening(state["d_k"], seed=state["seed"], n_keys=state["n_keys"],
+                                         scores=state.get("scores") or None, labels=state.get("labels") or None,
+                                         show_scaled=state.get("show_scaled", True))
+    if name == "TemperatureSlider":
+        return widgets.TemperatureSlider(state["scores"], temperature=state["temperature"], labels=state["labels"])
+    if name == "DotProductSpread":
+        return widgets.DotProductSpread(state["dim"], seed=state["seed"], scaled=state["scaled"])
+    if name == "GeometricAttention":
+        return widgets.GeometricAttention(state["query"], state["key_vectors"], state["value_vectors"], state["words"])
+    raise ValueError(f"no print figure for widget {name!r}")
+
+
+def figure(widget: Any) -> tuple[plt.Figure, str]:
+    """The default figure of a slider and the sentence that names what moves on the web page."""
+    n = widget.numbers()
+    name = type(widget).__name__
+    if name == "SoftmaxSharpening":
+        labels = list(widget.labels) or [f"k{i + 1}" for i in range(len(n["scores"]))]
+        groups = {"softmax(q·k)": n["unscaled"]["weights"]}
+        if widget.show_scaled:
+            groups["softmax(q·k / √d_k)"] = n["scaled"]["weights"]
+        ax = plots.grouped_bars(groups, labels, ylabel="weight", title=f"d_k = {widget.d_k}")
+        moving = "a slider sets d_k from 1 to 1024"
+    elif name == "TemperatureSlider":
+        ax = plots.grouped_bars({f"T = {widget.temperature:g}": n["weights"]}, list(widget.labels),
+                                ylabel="weight", title=f"softmax(s / T), T = {widget.temperature:g}")
+        moving = "a slider sets the temperature T from 0.1 to 10"
+    elif name == "DotProductSpread":
+        label = f"d = {widget.dim}" + (", divided by √d" if widget.scaled else "")
+        ax = plots.histograms({label: n["dots"]}, bins=40, xlabel="q·k", title=f"1000 dot products, {label}")
+        moving = "a slider sets the dimension d from 1 to 1000, and a box divides by √d"
+    elif name == "GeometricAttention":
+        fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.6))
+        words = list(widget.words)
+        plots.similarity_qk(widget.query, dict(zip(words, widget.key_vectors)), ax=left, title="query and keys")
+        plots.weighted_sum_v(dict(zip(words, widget.value_vectors)), n["weights"], ax=right,
+                             title="the context in value space")
+        moving = "you drag the query (or move it with two sliders) and the weights and the context follow"
+        return fig, moving
+    else:
+        raise ValueError(f"no print figure for widget {name!r}")
+    return ax.figure, moving
+
+
+def _png(fig: plt.Figure) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def print_notebook(nb: dict[str, Any]) -> int:
+    """Replace every widget output of ``nb`` in place; return how many were replaced."""
+    state = nb.get("metadata", {}).get("widgets", {}).get(STATE_MIME, {}).get("state", {})
+    replaced = 0
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        outputs = []
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if WIDGET_MIME not in data:
+                outputs.append(out)
+                continue
+            model = state[data[WIDGET_MIME]["model_id"]]["state"]
+            text = "".join(data.get("text/plain", ""))
+            widget = _widget(text.split("(", 1)[0], model)
+            fig, moving = figure(widget)
+            outputs.append({"output_type": "display_data", "metadata": {},
+                            "data": {"image/png": _png(fig), "text/plain": text}})
+            outputs.append({"output_type": "display_data", "metadata": {}, "data": {"text/markdown": (
+                f"*Interactive on the web page: {moving}. The printed edition shows the starting state.*")}})
+            replaced += 1
+        cell["outputs"] = outputs
+    return replaced
+
+
+def write(dest: Path) -> int:
+    """Write the print copy into ``dest`` (emptied first); return the number of widgets replaced."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    for name in COPIED:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        else:
+            shutil.copy(src, dest / name)
+    # In LaTeX the root page's sections would become chapters 1-4 and shift every chapter's number;
+    # in print they are run-in headings (rubrics), so "Words to numbers" is chapter 1 as on the site.
+    intro = dest / "book" / "intro.md"
+    intro.write_text(re.sub(r"^## (.+)$", r"```{rubric} \1\n```", intro.read_text(encoding="utf-8"), flags=re.M),
+                     encoding="utf-8")
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config["execute"]["execute_notebooks"] = "off"
+    (dest / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    if (ROOT / "node_modules").exists():  # the site extension looks for it; the LaTeX build needs none of it
+        (dest / "node_modules").symlink_to(ROOT / "node_modules")
+    total = 0
+    for path in sorted((dest / "book").glob("*.ipynb")):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        n = print_notebook(nb)
+        if n:
+            path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        total += n
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="write the print copy of the book")
+    parser.add_argument("dest", type=Path)
+    args = parser.parse_args(argv)
+    n = write(args.dest.resolve())
+    print(f"print copy in {args.dest}: {n} sliders replaced by their default figure")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
