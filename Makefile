@@ -8,9 +8,10 @@ STAMP := $(VENV)/.installed
 PORT ?= 8000
 # pytest exits 5 when it collects no test; that alone must not fail a run (the nbval report plugin
 # fails the run itself when no stored output was compared).
-PYTEST = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; }; pytest_rc
+PYTEST_RC = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; };
+PYTEST = $(PYTEST_RC) pytest_rc
 
-.PHONY: book site serve test test-pdf lint execute clean help browser-deps pdf pdf-deps colab-cell site-size bench bench-build bench-widgets page-weight
+.PHONY: book site serve test test-envs test-pdf lint execute clean help browser-deps pdf pdf-deps colab-cell site-size bench bench-build bench-widgets page-weight
 
 help:
 	@echo "make book   build the site into _build/html"
@@ -18,6 +19,7 @@ help:
 	@echo "make pdf    the whole book as one PDF, _build/latex/book.pdf (installs TeX Live with apt)"
 	@echo "make test-pdf  build the PDF and check it (pages, chapters, a math and a figure page)"
 	@echo "make test   lint, unit/property tests, nbval on every chapter, browser tests"
+	@echo "make test-envs  every chapter in a fresh Binder and a Colab-like environment (slow)"
 	@echo "make execute  re-run every chapter from a clean kernel and store its outputs (authors)"
 	@echo "make bench  time and peak memory of readable, chunked and fused attention -> benchmarks/RESULTS.md"
 	@echo "make bench-build  time a clean, a no-op and a one-cell book build on a temporary copy"
@@ -53,11 +55,25 @@ book: site
 # the npm stamp). jupyter-cache keys a notebook on its code cells only, so after a change to attnlib
 # (e.g. a widget's ES module, embedded in the page through the widget state) the cached outputs would
 # be stale: drop the cache, and the build re-executes the chapters.
+#
+# Before Sphinx reads the pages, jupyter-cache's own command line (jcache) executes the chapters that
+# its cache (myst-nb's, _config.yml: execute_notebooks: cache) does not hold yet, two at a time: the
+# project is the notebooks of book/ as they are now; `project execute` runs only the outdated ones, in
+# parallel. The build then renders every chapter from the cache. A chapter that fails here is not
+# cached: the build executes it again and reports the failing cell (-W fails the build). jcache asks
+# before it creates or clears anything, hence `yes`. EXEC_TIMEOUT is execute.timeout of _config.yml.
 JCACHE := _build/.jupyter_cache
+EXEC_TIMEOUT := 180
+JCACHE_CLI := { yes || :; } | $(BIN)/jcache
 site: $(STAMP) $(NPM_STAMP)
 	@if [ -f $(JCACHE)/global.db ] && [ -n "$$(find attnlib attnbook -newer $(JCACHE)/global.db -type f ! -name "*.pyc" -print -quit)" ]; then \
 	  echo "==> attnlib or attnbook changed since the notebooks were cached: dropping $(JCACHE)"; rm -rf $(JCACHE); fi
-	@echo "==> building the book (notebooks executed with execute_notebooks: cache; -W: warnings fail)"
+	@echo "==> executing the chapters that are not in the cache, two at a time (jcache)"
+	@$(JCACHE_CLI) notebook -p $(JCACHE) clear > /dev/null
+	@$(JCACHE_CLI) notebook -p $(JCACHE) add book/*.ipynb > /dev/null
+	@$(JCACHE_CLI) project -p $(JCACHE) execute --executor local-parallel --timeout $(EXEC_TIMEOUT) \
+	  --verbosity WARNING 2>&1 | { grep -v "Kernel is running over TCP" || :; }
+	@echo "==> building the book (cached chapters rendered; -W: warnings fail)"
 	$(BIN)/jupyter-book build -W -n --keep-going .
 
 serve:
@@ -103,20 +119,33 @@ pdf-deps:
 	else echo "TeX Live is missing: sudo apt-get install -y --no-install-recommends $(TEX_PACKAGES)"; exit 1; fi
 
 # --- tests -----------------------------------------------------------------------------------
+# Each step prints its wall time; the last line sums them up. Unit tests with nbval, and the browser
+# tests, run on two pytest-xdist workers (one per core): nbval keeps every notebook's cells in one
+# worker, in order (--dist loadscope); the browser tests keep every test of one page in one worker
+# (--dist loadscope, with the page as the scope: tests/browser/conftest.py), which loads it once.
+XDIST ?= -n 2
+TIMES := _build/.test-times
+STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); echo "==> $$name"; "$$@"; \
+  local dt=$$(( $$(date +%s) - t0 )); echo "    $$name: $$dt s"; printf '%5d s  %s\n' "$$dt" "$$name" >> $(TIMES); }; step
 test: $(STAMP) $(NPM_STAMP) browser-deps
-	@echo "==> [1/5] lint (ruff; forensic share of each chapter's visible prose, at most 20 %)"
-	$(BIN)/ruff check .
-	$(BIN)/python tools/forensic_share.py
-	@echo "==> [2/5] unit and property tests"
-	$(PYTEST) tests --ignore=tests/browser
-	@echo "==> [3/5] nbval: re-run every chapter and compare its stored outputs"
-	$(PYTEST) -p tests.nbval_report --nbval --nbval-current-env \
-	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 book/
-	@echo "==> [4/5] build the site"
-	$(MAKE) --no-print-directory site
-	@echo "==> [5/5] browser tests (Debian's chromium via Playwright, all other hosts blocked)"
-	$(PYTEST) tests/browser
-	@echo "==> all tests passed"
+	@mkdir -p _build && : > $(TIMES)
+	@$(STEP) "[1/4] lint (ruff; forensic share of each chapter's visible prose, at most 20 %)" \
+	  sh -c '$(BIN)/ruff check . && $(BIN)/python tools/forensic_share.py'
+	@$(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
+	  pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
+	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
+	@$(STEP) "[3/4] build the site" $(MAKE) --no-print-directory site
+	@$(STEP) "[4/4] browser tests (Debian's chromium via Playwright, all other hosts blocked)" \
+	  pytest_rc $(XDIST) --dist loadscope tests/browser
+	@echo "==> all tests passed; time per step:"; cat $(TIMES); \
+	  echo "$$(awk '{s += $$1} END {printf "%5d s", s}' $(TIMES))  in all"
+
+# Every chapter in the two environments readers run it in, Binder's and a Colab-like one, each made
+# from its own files alone and cached by their hash (tests/envs/test_reader_envs.py). Too slow for
+# `make test` (two environments with torch, every chapter twice): its own target and CI job.
+test-envs: $(STAMP)
+	@mkdir -p _build && : > $(TIMES)
+	@$(STEP) "reader environments: every chapter on Binder and on Colab" pytest_rc tests/envs
 
 # Debian's chromium for the browser tests; installed with apt in CI (never a downloaded browser).
 browser-deps:
@@ -137,7 +166,7 @@ bench-build: $(STAMP) $(NPM_STAMP)
 # Latency of the sliders on the built site: input event -> numbers redrawn, measured in Chromium.
 bench-widgets: $(STAMP) browser-deps
 	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
-	$(BIN)/python benchmarks/bench_widgets.py
+	$(BIN)/python -m benchmarks.bench_widgets
 
 # Bytes a reader's browser transfers on a first visit to each page, gzip as a static host serves them
 # (the budgets are checked in make test by tests/browser/test_page_weight.py).

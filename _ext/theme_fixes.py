@@ -4,6 +4,8 @@
 - ``_default_mode``: a valid light/dark mode on a reader's first visit.
 - ``static/live_code.js`` (every page): when "Live Code" gets no kernel from mybinder.org within a
   time limit, the page says so and points at the Binder and Colab buttons.
+- ``static/math_focus.js`` (every page): display formulas focusable, so a wide one that scrolls can
+  be scrolled with the keyboard (MathJax's menu, no longer loaded, used to do it).
 - ``static/theme_fixes.css`` (linked into every page): long inline code and API signatures wrap
   inside the text column instead of widening the page on a phone (390 px).
 
@@ -20,6 +22,7 @@ from typing import Any
 STATIC = Path(__file__).resolve().parent / "static"
 CSS = "theme_fixes.css"
 LIVE_CODE = "live_code.js"
+MATH_FOCUS = "math_focus.js"
 
 
 def _dedupe_scripts(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
@@ -59,6 +62,7 @@ def setup(app: Any) -> dict[str, Any]:
     app.connect("config-inited", _static_path)
     app.add_css_file(CSS)
     app.add_js_file(LIVE_CODE, **{"defer": "defer"})
+    app.add_js_file(MATH_FOCUS, **{"defer": "defer"})
     # html-page-context stops at the first handler that returns a value: run early
     app.connect("html-page-context", _dedupe_scripts, priority=100)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,15 +1,17 @@
 """How fast the book builds: a clean build, a no-op rebuild and a rebuild after one markdown edit.
 
-A fourth build, clean again with ``ATTNBOOK_SERIAL_EXECUTION=1``, shows what ``_ext/parallel_execute.py``
-(executing the notebooks one per core before Sphinx reads them) saves, and gives per-notebook
-execution times measured one notebook at a time.
+A fourth build, clean again with ``jupyter-book build`` alone (no jcache step: myst-nb executes the
+notebooks one after the other), shows what the Makefile's jcache step (executing the notebooks two at
+a time before Sphinx reads them) saves, and gives per-notebook execution times measured one notebook
+at a time.
 
 Run with ``make bench-build`` (writes ``benchmarks/BUILD_RESULTS.md``) or
 ``python benchmarks/bench_build.py [--out FILE] [--keep]``.
 
 Everything happens in a temporary copy of the repository (the files git tracks plus untracked,
 not-ignored ones), so the working tree's ``_build`` is never read or written. Each build runs the
-same command as ``make site``: ``jupyter-book build -W -n --keep-going``. Per-notebook execution
+same commands as ``make site`` (it runs ``make site``): the jcache step, then
+``jupyter-book build -W -n --keep-going``. Per-notebook execution
 times come from the build's jupyter-cache, where myst-nb records each notebook's execution time.
 """
 
@@ -54,19 +56,29 @@ def copy_repo(dest: Path) -> int:
     return count
 
 
-def build(book: Path, log_dir: Path, name: str, env: dict[str, str]) -> dict:
+def make_site(book: Path) -> list[str]:
+    """``make site`` in ``book`` with this interpreter's environment (no venv or npm set-up step):
+    jcache executes the chapters missing from the cache, then ``jupyter-book build -W -n --keep-going``."""
+    return ["make", "--no-print-directory", "-C", str(book), "site", f"BIN={JUPYTER_BOOK.parent}", "STAMP=", "NPM_STAMP="]
+
+
+def jupyter_book_build(book: Path) -> list[str]:
+    """The build alone, without the jcache step: myst-nb executes what the cache lacks, one at a time."""
+    return [str(JUPYTER_BOOK), "build", "-W", "-n", "--keep-going", str(book)]
+
+
+def build(book: Path, log_dir: Path, name: str, env: dict[str, str], command=make_site) -> dict:  # noqa: ANN001
     """Run one build; return its wall time, exit code and the notebooks it executed."""
-    cmd = [str(JUPYTER_BOOK), "build", "-W", "-n", "--keep-going", str(book)]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    proc = subprocess.run(command(book), capture_output=True, text=True, env=env, check=False)
     seconds = time.perf_counter() - t0
     log = proc.stdout + proc.stderr
     (log_dir / f"{name}.log").write_text(log, encoding="utf-8")
     executed = re.findall(r"([^\s:]+\.ipynb): Executed notebook in ([\d.]+) seconds", log)
-    parallel = re.search(r"\[parallel_execute\] executed (\d+) notebooks in parallel in ([\d.]+) s", log)
+    jcache = re.search(r"succeeded:\n((?:- .*\n)*)", log)
     return {"name": name, "seconds": seconds, "returncode": proc.returncode,
             "executed": [(Path(p).name, float(s)) for p, s in executed],
-            "parallel": (int(parallel.group(1)), float(parallel.group(2))) if parallel else (0, 0.0),
+            "jcache": jcache.group(1).count("\n") if jcache else 0,
             "tail": log[-2500:]}
 
 
@@ -167,18 +179,18 @@ def main(argv: list[str] | None = None) -> int:
         say(f"# book build benchmark: temporary copy of {n_files} files in {book}")
         say(f"# {len(notebooks)} notebooks in the toc; {os.cpu_count()} cores; load average {load_start[0]:.1f}")
         runs = []
-        plan = [("clean build", None, {}),
-                ("no-op rebuild", None, {}),
-                ("one markdown cell edited", lambda: edit_one_markdown_cell(notebooks[0]), {}),
-                ("clean build, serial execution", lambda: remove_build(book), {"ATTNBOOK_SERIAL_EXECUTION": "1"})]
-        for name, prepare, extra_env in plan:
+        plan = [("clean build", None, {}, make_site),
+                ("no-op rebuild", None, {}, make_site),
+                ("one markdown cell edited", lambda: edit_one_markdown_cell(notebooks[0]), {}, make_site),
+                ("clean build, serial execution", lambda: remove_build(book), {}, jupyter_book_build)]
+        for name, prepare, extra_env, command in plan:
             what = prepare() if prepare else ""
             say(f"  {name}{' (' + what + ')' if what else ''} ...")
-            run = build(book, logs, name.replace(" ", "_").replace(",", ""), {**env, **extra_env})
+            run = build(book, logs, name.replace(" ", "_").replace(",", ""), {**env, **extra_env}, command)
             run["detail"] = what
             runs.append(run)
             say(f"  {name}: {run['seconds']:.1f} s, exit {run['returncode']}, notebooks executed: "
-                f"{run['parallel'][0]} in parallel, {len(run['executed'])} by myst-nb   "
+                f"{run['jcache']} by jcache, {len(run['executed'])} by myst-nb   "
                 f"[{time.perf_counter() - t_start:.0f} s elapsed]")
             if run["returncode"] != 0:
                 say(run["tail"])
@@ -206,16 +218,15 @@ def render(runs: list[dict], exec_times: dict[str, float], notebooks: list[Path]
     noop_fraction = noop["seconds"] / clean["seconds"]
 
     def executed(run: dict) -> str:
-        n_par, t_par = run["parallel"]
-        parts = [f"{n_par} in parallel ({t_par:.1f} s)"] if n_par else []
-        if run["executed"] or not n_par:
+        parts = [f"{run['jcache']} by jcache, 2 at a time"] if run["jcache"] else []
+        if run["executed"] or not parts:
             parts.append(f"{len(run['executed'])} by myst-nb")
         return ", ".join(parts)
 
     out = ["# Book build benchmark", ""]
     out += [f"{os.cpu_count()} cores; load average {load_start[0]:.1f} at the start and "
             f"{os.getloadavg()[0]:.1f} at the end (the machine is shared). {len(notebooks)} notebooks in the "
-            f"toc. Command: `jupyter-book build -W -n --keep-going` (as `make site`) on a temporary copy of "
+            f"toc. Command: `make site` (the jcache step, then `jupyter-book build -W -n --keep-going`) on a temporary copy of "
             f"the repository. Total run time {total:.0f} s.", ""]
     out += ["| build | wall time (s) | notebooks executed | target | result |", "|---|---:|---|---|---|"]
     out += [f"| clean (no `_build`) | {clean['seconds']:.1f} | {executed(clean)} | ≤ {TARGET_CLEAN_S:.0f} s | "
@@ -225,10 +236,10 @@ def render(runs: list[dict], exec_times: dict[str, float], notebooks: list[Path]
             f"**{'PASS' if noop_fraction <= TARGET_NOOP_FRACTION else 'MISS'}** ({100 * noop_fraction:.1f} %) |"]
     out += [f"| one markdown cell edited ({edit['detail']}) | {edit['seconds']:.1f} | {executed(edit)} | "
             f"informational: {100 * edit['seconds'] / clean['seconds']:.1f} % of clean | |"]
-    out += [f"| clean, serial execution (`ATTNBOOK_SERIAL_EXECUTION=1`) | {serial['seconds']:.1f} | "
-            f"{executed(serial)} | informational: without `_ext/parallel_execute.py` | |", ""]
-    out += [f"The clean build executes the notebooks {os.cpu_count()} at a time (`_ext/parallel_execute.py` fills "
-            "myst-nb's jupyter-cache with jupyter-cache's parallel executor before Sphinx reads the pages); the "
+    out += [f"| clean, serial execution (`jupyter-book build` alone, no jcache step) | {serial['seconds']:.1f} | "
+            f"{executed(serial)} | informational: what the jcache step saves | |", ""]
+    out += ["The clean build executes the notebooks 2 at a time (the Makefile's jcache step fills myst-nb's "
+            "jupyter-cache with jupyter-cache's parallel executor before Sphinx reads the pages); the "
             f"serial build, run right after it, leaves execution to myst-nb, one notebook after the other: "
             f"{serial['seconds'] / clean['seconds']:.2f}× the time of the parallel one here.", ""]
     out += ["## Where the time goes", ""]
@@ -259,7 +270,7 @@ def render(runs: list[dict], exec_times: dict[str, float], notebooks: list[Path]
             f"No-op MISS: nothing is executed and no page is rewritten, but every build starts Python, imports "
             f"Sphinx, myst-nb and the theme ({startup:.1f} s), loads the pickled environment and checks every "
             f"source; {noop['seconds']:.1f} s is over the {TARGET_NOOP_FRACTION * clean['seconds']:.1f} s budget.")
-    if edit["executed"] or edit["parallel"][0]:
+    if edit["executed"] or edit["jcache"]:
         explanations.append("The markdown edit re-executed a notebook: jupyter-cache should key notebooks on "
                             "their code cells only.")
     if explanations:

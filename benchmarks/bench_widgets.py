@@ -12,28 +12,21 @@ time covers the widget's JavaScript math, its DOM/SVG update and the browser's l
 the wait for the next paint, which is paced by the display). Prints median, 95th percentile and max
 per widget and fails (exit 1) if a median exceeds the 16 ms target (one frame at 60 Hz).
 
-Run: ``make bench-widgets`` (builds the site first if there is none).
+Run: ``make bench-widgets`` (builds the site first if there is none), or from the repository root
+``python -m benchmarks.bench_widgets`` (the server and browser come from ``bookdev.browser``, shared
+with the browser tests).
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
-import os
-import shutil
 import statistics
 import sys
-import threading
 from pathlib import Path
-from urllib.parse import urlparse
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.browser import widget_driver as wd  # noqa: E402
-from tests.browser.conftest import CHROMIUM_ARGS, SITE, _QuietHandler  # noqa: E402
+from bookdev import widgets as wd
+from bookdev.browser import SITE, BrowserMissing, chromium, chromium_executable, offline_page, serve
 
 TARGET_MS = 16.0
 # The slider each widget is timed on, and the range of positions it sweeps.
@@ -97,13 +90,6 @@ _TIME_INPUTS = """async ([root, name, lo, hi, step, n]) => {
 }"""
 
 
-def _serve(directory: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inputs", type=int, default=200, help="inputs per widget (default 200)")
@@ -116,59 +102,40 @@ def main() -> int:
         if not (SITE / name).is_file():
             print(f"no built page {SITE / name}: run 'make book' first", file=sys.stderr)
             return 2
-    exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not exe:
-        print("Debian's chromium is not installed (make browser-deps)", file=sys.stderr)
+    try:
+        chromium_executable()
+    except BrowserMissing as err:
+        print(err, file=sys.stderr)
         return 2
 
-    from playwright.sync_api import sync_playwright
-
-    server, url = _serve(SITE)
-    external: list[str] = []
     results = {}
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_ARGS)
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
-
-            def route(r) -> None:  # noqa: ANN001
-                if urlparse(r.request.url).netloc in ("", urlparse(url).netloc) or r.request.url.startswith(("data:", "blob:")):
-                    r.continue_()
+    with serve(SITE) as url, chromium() as browser, offline_page(browser, url) as (page, log):
+        done = set()
+        for page_name in pages:
+            page.goto(f"{url}/{page_name}", wait_until="networkidle")
+            wd.wait_for_widgets(page)
+            user_agent = page.evaluate("navigator.userAgent")
+            for w in wd.find_widgets(page):
+                if w.kind in done or (w.kind not in SLIDERS and w.kind not in TEXT_BOXES):
+                    continue
+                done.add(w.kind)
+                page.evaluate(f"() => {w.root}.scrollIntoView({{ block: 'center' }})")
+                if w.kind in TEXT_BOXES:
+                    name, sentences = TEXT_BOXES[w.kind]
+                    times = page.evaluate(_TIME_TEXT, [w.root, name, sentences, args.inputs])
                 else:
-                    external.append(r.request.url)
-                    r.abort()
-
-            context.route("**/*", route)
-            page = context.new_page()
-            done = set()
-            for page_name in pages:
-                page.goto(f"{url}/{page_name}", wait_until="networkidle")
-                wd.wait_for_widgets(page)
-                user_agent = page.evaluate("navigator.userAgent")
-                for w in wd.find_widgets(page):
-                    if w.kind in done or (w.kind not in SLIDERS and w.kind not in TEXT_BOXES):
-                        continue
-                    done.add(w.kind)
-                    page.evaluate(f"() => {w.root}.scrollIntoView({{ block: 'center' }})")
-                    if w.kind in TEXT_BOXES:
-                        name, sentences = TEXT_BOXES[w.kind]
-                        times = page.evaluate(_TIME_TEXT, [w.root, name, sentences, args.inputs])
-                    else:
-                        name, bounds = SLIDERS[w.kind]
-                        lo, hi, step = bounds(w.state)
-                        times = page.evaluate(_TIME_INPUTS, [w.root, name, lo, hi, step, args.inputs])
-                    times.sort()
-                    results[w.kind] = {
-                        "slider": name,
-                        "inputs": len(times),
-                        "median_ms": statistics.median(times),
-                        "p95_ms": times[int(0.95 * (len(times) - 1))],
-                        "max_ms": times[-1],
-                    }
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+                    name, bounds = SLIDERS[w.kind]
+                    lo, hi, step = bounds(w.state)
+                    times = page.evaluate(_TIME_INPUTS, [w.root, name, lo, hi, step, args.inputs])
+                times.sort()
+                results[w.kind] = {
+                    "slider": name,
+                    "inputs": len(times),
+                    "median_ms": statistics.median(times),
+                    "p95_ms": times[int(0.95 * (len(times) - 1))],
+                    "max_ms": times[-1],
+                }
+    external = log.external
 
     print(f"Slider latency: input event -> numbers redrawn and laid out ({args.inputs} inputs per widget)")
     print(f"browser: {user_agent}")

@@ -30,6 +30,11 @@ def repository_url() -> str:
     return config()["repository"]["url"]
 
 
+def pyproject_toml() -> dict[str, Any]:
+    """The whole of pyproject.toml."""
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
 def pyproject() -> dict[str, Any]:
     """The ``[project]`` table of pyproject.toml."""
-    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return pyproject_toml()["project"]

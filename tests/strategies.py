@@ -1,4 +1,5 @@
-"""Hypothesis strategies shared by the property tests."""
+"""Inputs shared by the tests: Hypothesis strategies for the property tests, and the fixed tensors of
+the bad-input cases (tests/test_bad_inputs.py, tests/test_chunked.py)."""
 
 from __future__ import annotations
 
@@ -33,3 +34,11 @@ def random_mask(batch: tuple, n_q: int, n_k: int, seed: int, *, allow_empty_rows
 
 def as_numpy(*xs: torch.Tensor) -> list[np.ndarray]:
     return [x.detach().numpy() for x in xs]
+
+
+# Fixed tensors of the bad-input cases: valid shapes for q, k and v, and a q with one NaN.
+q3 = torch.randn(2, 3, 4)
+k3 = torch.randn(2, 5, 4)
+v3 = torch.randn(2, 5, 6)
+nan_q = q3.clone()
+nan_q[0, 0, 0] = float("nan")

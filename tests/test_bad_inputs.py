@@ -16,12 +16,9 @@ from attnlib.widgets import (
     TemperatureSlider,
 )
 
+from .strategies import k3, nan_q, q3, v3
+
 sdpa = attnlib.scaled_dot_product_attention
-q3 = torch.randn(2, 3, 4)
-k3 = torch.randn(2, 5, 4)
-v3 = torch.randn(2, 5, 6)
-nan_q = q3.clone()
-nan_q[0, 0, 0] = float("nan")
 
 CASES = [
     # (id, callable, exception, substring expected in the message)

@@ -10,7 +10,7 @@ import ast
 import subprocess
 import sys
 
-from tests._project import ROOT
+from tests._project import ROOT, pyproject_toml
 
 CORE = ["attnlib", "attnlib.softmax", "attnlib.attention", "attnlib.attention_np", "attnlib.masks",
         "attnlib.modules", "attnlib.chunked", "attnlib.scratch", "attnlib.scaling", "attnlib.examples",
@@ -64,3 +64,78 @@ def test_attnbook_imports_attnlib() -> None:
     imports = set().union(*(_imported_modules(p) for p in (ROOT / "attnbook").rglob("*.py")))
     assert any(m.split(".")[0] == "attnlib" for m in imports), sorted(imports)
 
+
+
+# Where the repository's own Python lives (not the venv, node_modules or the build).
+_SKIP = {".venv", "node_modules", "_build", ".git", ".pytest_cache", ".ruff_cache", ".hypothesis"}
+
+
+def _project_python() -> list:
+    return sorted(p for p in ROOT.rglob("*.py") if not _SKIP & set(p.relative_to(ROOT).parts))
+
+
+def _imports_with_names(path) -> set[str]:
+    """Every module a file imports, relative ones included (``from .x import y`` gives ``x`` and
+    ``x.y``; ``from . import y`` gives ``y``), so that an import of a test module by any spelling shows."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            found.add(base)
+            found.update(f"{base}.{alias.name}".lstrip(".") for alias in node.names)
+    return {m for m in found if m}
+
+
+def test_nothing_outside_tests_imports_a_test_module() -> None:
+    """Benchmarks, tools, the site extension and the dev helpers (bookdev) share code through
+    bookdev or the packages, never through tests/."""
+    offenders = {}
+    for path in _project_python():
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] == "tests":
+            continue
+        bad = sorted(m for m in _imports_with_names(path) if m.split(".")[0] == "tests")
+        if bad:
+            offenders[rel.as_posix()] = bad
+    assert not offenders, f"only tests/ may import test modules: {offenders}"
+
+
+def test_no_test_file_imports_another_test_file() -> None:
+    """Shared test code lives in helper modules (tests/strategies.py, tests/_project.py,
+    tests/_minibook.py) or in bookdev, not in another test_*.py."""
+    offenders = {}
+    for path in _project_python():
+        bad = sorted(m for m in _imports_with_names(path) if m.split(".")[-1].startswith("test_"))
+        if bad:
+            offenders[path.relative_to(ROOT).as_posix()] = bad
+    assert not offenders, f"test files imported as helper modules: {offenders}"
+
+
+def test_the_import_scans_see_imports() -> None:
+    # the two scans above could pass vacuously: they must see this very file's imports, and a
+    # relative import of a helper module
+    assert {"ast", "subprocess", "tests._project"} <= _imports_with_names(ROOT / "tests" / "test_layering.py")
+    assert "strategies.random_qkv" in _imports_with_names(ROOT / "tests" / "test_attention.py")
+    assert ROOT / "benchmarks" / "bench_widgets.py" in _project_python()
+
+
+def test_readers_packages_do_not_ship_or_import_the_dev_helpers() -> None:
+    """bookdev is for tests and benchmarks: attnlib and attnbook never import it, and the
+    distribution readers install (Colab, Binder) packages only attnlib and attnbook."""
+    for package in ("attnlib", "attnbook"):
+        for path in (ROOT / package).rglob("*.py"):
+            bad = {m for m in _imports_with_names(path) if m.split(".")[0] == "bookdev"}
+            assert not bad, f"{path.relative_to(ROOT)} imports the dev helpers {bad}"
+    include = pyproject_toml()["tool"]["setuptools"]["packages"]["find"]["include"]
+    assert include and all(pattern.split("*")[0] in ("attnlib", "attnbook") for pattern in include), include
+
+
+def test_no_site_extension_shadows_a_package() -> None:
+    """Jupyter Book puts _ext/ first on sys.path for its local extensions: an _ext/attnbook.py would
+    hide the attnbook package from autodoc (the API page) and from every chapter built with it."""
+    packages = {p.parent.name for p in ROOT.glob("*/__init__.py")}
+    assert {"attnlib", "attnbook", "bookdev"} <= packages, packages
+    clashes = sorted(p.name for p in (ROOT / "_ext").iterdir() if p.stem in packages)
+    assert not clashes, f"_ext/ modules named like a package: {clashes}"

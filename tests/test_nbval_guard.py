@@ -4,6 +4,7 @@ makes the run fail. Runs nbval in a subprocess on a temporary copy of a chapter.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -13,11 +14,11 @@ ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = ROOT / "book" / "04_magnitude.ipynb"
 
 
-def _nbval(nb: Path) -> subprocess.CompletedProcess:
+def _nbval(nb: Path, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "tests.nbval_report", "--nbval", "--nbval-current-env",
          "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"), "-p", "no:cacheprovider",
-         "--rootdir", str(nb.parent), str(nb)],
+         "--rootdir", str(nb.parent), *extra, str(nb)],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
 
@@ -33,6 +34,16 @@ def test_unchanged_chapter_passes(tmp_path: Path) -> None:
     res = _nbval(nb)
     assert res.returncode == 0, res.stdout[-2000:]
     assert "compared the stored outputs of" in res.stdout
+
+
+def test_cells_are_counted_on_xdist_workers(tmp_path: Path) -> None:
+    """make test runs nbval on two xdist workers: the controller, which never collects a cell,
+    must still count the compared ones (and a cleared notebook must still fail there)."""
+    nb, _ = _copy(tmp_path)
+    res = _nbval(nb, "-n", "2", "--dist", "loadscope")
+    assert res.returncode == 0, res.stdout[-2000:]
+    counted = re.search(r"compared the stored outputs of (\d+) of (\d+) checkable cells", res.stdout)
+    assert counted and 0 < int(counted.group(1)) == int(counted.group(2)), res.stdout[-2000:]
 
 
 def test_edited_number_fails(tmp_path: Path) -> None:

@@ -12,8 +12,7 @@ from typing import Any
 import numpy as np
 
 from attnlib import learning
-
-from . import widget_driver as wd
+from bookdev import widgets as wd
 
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals
 # The chapter's run: book/17_learning.ipynb trains with these arguments.

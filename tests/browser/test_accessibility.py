@@ -7,12 +7,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.browser._site import PAGES, load
-from tests.browser.conftest import ROOT, SITE
+from bookdev.browser import SITE
+from bookdev.site import AXE, PAGES, THEMES
 
 pytestmark = pytest.mark.browser
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-BLOCKING = ("serious", "critical")
 
 
 def _summary(violations: list[dict]) -> str:
@@ -24,26 +22,17 @@ def _summary(violations: list[dict]) -> str:
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_no_serious_or_critical_axe_violations(offline_page, site_url, name: str) -> None:
+def test_no_serious_or_critical_axe_violations(page_visit, name: str) -> None:
     """axe-core on the page in the light theme, then again after switching to the dark theme
-    (colour contrast differs between the two)."""
+    (colour contrast differs between the two). The page is loaded once for all per-page checks
+    (``page_visit`` in conftest.py)."""
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: run 'make node_modules/.installed' (npm ci); make test does")
-    page, _ = offline_page
-    page.add_init_script("localStorage.setItem('theme', 'light'); localStorage.setItem('mode', 'light');")
-    load(page, f"{site_url}/{name}")
-    page.add_script_tag(path=str(AXE))
-    failures, backgrounds = [], []
-    for theme in ("light", "dark"):
-        page.evaluate("t => { document.documentElement.dataset.theme = t; document.documentElement.dataset.mode = t; }",
-                      theme)
-        page.wait_for_timeout(400)  # let colour transitions finish before contrast is measured
-        backgrounds.append(page.evaluate("getComputedStyle(document.body).backgroundColor"))
-        result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-        blocking = [v for v in result["violations"] if v["impact"] in BLOCKING]
-        if blocking:
-            failures.append(f"{theme} theme:\n{_summary(blocking)}")
+    visit = page_visit(name)
+    assert visit.axe is not None and set(visit.axe) == set(THEMES), f"{name}: axe did not run in both themes"
+    backgrounds = [visit.backgrounds[theme] for theme in THEMES]
     assert backgrounds[0] != backgrounds[1], f"the theme switch did not change the page: {backgrounds}"
+    failures = [f"{theme} theme:\n{_summary(visit.axe[theme])}" for theme in THEMES if visit.axe[theme]]
     assert not failures, f"{name}:\n" + "\n".join(failures)
 
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 import pytest
 
 from attnlib.widgets.decoding import decoding_numbers
-
-from . import widget_driver as wd
-from .conftest import SITE
+from bookdev import widgets as wd
+from bookdev.browser import SITE
 
 pytestmark = pytest.mark.browser
 PAGE = "book/16_decoding.html"

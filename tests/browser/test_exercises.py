@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 
 from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, diagnose, export
-
-from .conftest import SITE
+from bookdev.browser import SITE
 
 pytestmark = pytest.mark.browser
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from attnlib import learning
+from bookdev import widgets as wd
+from bookdev.browser import SITE
 
 from . import learning_driver as ld
-from . import widget_driver as wd
-from .conftest import SITE
 
 pytestmark = pytest.mark.browser
 

@@ -10,8 +10,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from tests.browser._site import PAGES
-from tests.browser.conftest import SITE
+from bookdev.browser import SITE
+from bookdev.site import PAGES
 
 # Attributes that point at another resource, per tag.
 LINK_ATTRS = {"a": "href", "link": "href", "area": "href", "img": "src", "script": "src", "source": "src",
@@ -74,15 +74,13 @@ def _broken_links(rel: str) -> list[str]:
 
 def test_link_checker_finds_a_broken_link(tmp_path, monkeypatch) -> None:
     """The checker itself: a missing file, a missing id and a good link, on a throwaway site."""
-    import tests.browser.test_links as mod
-
     (tmp_path / "sub").mkdir()
     (tmp_path / "a.html").write_text(
         '<a href="sub/b.html#here">ok</a><a href="sub/b.html#gone">bad id</a><a href="nope.html">bad file</a>'
         '<img src="https://example.org/x.png"><a href="#top">top</a><a href="sub/">dir</a>', encoding="utf-8")
     (tmp_path / "sub" / "b.html").write_text('<p id="here">b</p>', encoding="utf-8")
     (tmp_path / "sub" / "index.html").write_text("<p>i</p>", encoding="utf-8")
-    monkeypatch.setattr(mod, "SITE", tmp_path)
+    monkeypatch.setitem(globals(), "SITE", tmp_path)  # _broken_links reads the module's SITE
     _parse.cache_clear()
     try:
         broken = _broken_links("a.html")

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from bookdev.browser import SITE
+from bookdev.site import CHAPTERS, PAGES, has_math, load
 from tests._project import config
-from tests.browser._site import CHAPTERS, PAGES, RAW_TEX, has_math, load, prose_text
-from tests.browser.conftest import SITE
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -26,18 +26,16 @@ def test_the_site_has_pages() -> None:
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_page_loads_offline_with_math_typeset_and_no_errors(offline_page, site_url, name: str) -> None:
-    page, log = offline_page
-    load(page, f"{site_url}/{name}")
+def test_page_loads_offline_with_math_typeset_and_no_errors(page_visit, name: str) -> None:
+    visit = page_visit(name)  # the page loaded once for all per-page checks (conftest.py)
+    log = visit.log
     assert log.external == [], f"{name} requested other hosts: {log.external}"
     assert log.page_errors == [], f"{name}: uncaught errors {log.page_errors}"
     assert log.console_errors == [], f"{name}: console errors {log.console_errors}"
     if has_math(name):
-        marked = page.locator(".math").count()
-        untypeset = page.locator(".math:not(:has(mjx-container))").count()
+        marked, untypeset = visit.math_marked, visit.math_untypeset
         assert marked > 0 and untypeset == 0, f"{name}: {untypeset} of {marked} math elements not typeset by MathJax"
-    raw = [t for t in RAW_TEX if t in prose_text(page)]
-    assert raw == [], f"{name} shows raw TeX {raw}: math was not typeset"
+    assert visit.raw_tex == [], f"{name} shows raw TeX {visit.raw_tex}: math was not typeset"
 
 
 def test_search_finds_a_chapter_offline(offline_page, site_url) -> None:

@@ -7,6 +7,7 @@ another host.
 from __future__ import annotations
 
 import math
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -22,48 +23,57 @@ from attnlib.widgets import (
     _math,
 )
 from attnlib.widgets.decoding import decoding_numbers
+from bookdev import browser as bb
+from bookdev import widgets as wd
+from bookdev.site import AXE, WIDGET_PAGES
 
 from . import learning_driver as ld
-from . import widget_driver as wd
-from .conftest import ROOT, SITE
 
 pytestmark = pytest.mark.browser
 
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
 CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
                                     TrainingReplay, AskModel, DecodingStepper)}
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-
-
-def _widget_pages() -> list[str]:
-    """Every built page that embeds a widget view."""
-    if not SITE.is_dir():
-        return []
-    return sorted(
-        p.relative_to(SITE).as_posix()
-        for p in SITE.rglob("*.html")
-        if "_static" not in p.parts and wd.VIEW_MIME in p.read_text(encoding="utf-8", errors="ignore")
-    )
-
-
-WIDGET_PAGES = _widget_pages()
 
 
 def test_there_are_widget_pages() -> None:
     assert "book/15_playground.html" in WIDGET_PAGES, f"no widgets found in the built site: {WIDGET_PAGES}"
 
 
-@pytest.fixture(params=WIDGET_PAGES)
-def widget_page(request, offline_page, site_url):  # noqa: ANN001, ANN201
-    """A widget page, loaded with every other host blocked, all its widgets rendered."""
-    page, log = offline_page
-    page.goto(f"{site_url}/{request.param}", wait_until="networkidle")
+def _open_widget_page(stack: ExitStack, browser, site_url, name: str):  # noqa: ANN001, ANN202
+    """Load widget page ``name`` (in a context that ``stack`` closes) with every other host blocked,
+    wait until all its widgets rendered; return ``(name, page, log, widgets)``."""
+    page, log = stack.enter_context(bb.offline_page(browser, site_url))
+    page.goto(f"{site_url}/{name}", wait_until="networkidle")
     try:
         wd.wait_for_widgets(page)
     except Exception as err:  # noqa: BLE001
-        pytest.fail(f"{request.param}: widgets did not render ({err}); console errors {log.console_errors}, "
+        pytest.fail(f"{name}: widgets did not render ({err}); console errors {log.console_errors}, "
                     f"page errors {log.page_errors}, blocked requests {log.external}")
-    return request.param, page, log, wd.find_widgets(page)
+    return name, page, log, wd.find_widgets(page)
+
+
+@pytest.fixture(params=WIDGET_PAGES)
+def widget_page(request, browser, site_url):  # noqa: ANN001, ANN201
+    """A widget page of its own, freshly loaded (for the tests that move the sliders)."""
+    with ExitStack() as stack:
+        yield _open_widget_page(stack, browser, site_url, request.param)
+
+
+@pytest.fixture(scope="session")
+def _viewed_pages():  # noqa: ANN202
+    with ExitStack() as stack:
+        yield stack, {}
+
+
+@pytest.fixture(params=WIDGET_PAGES)
+def widget_view(request, browser, site_url, _viewed_pages):  # noqa: ANN001, ANN201
+    """A widget page loaded once for the tests that only look at it (rendering, the embedded
+    modules, axe in both themes), in the order of this file: the first one sees it freshly loaded."""
+    stack, pages = _viewed_pages
+    if request.param not in pages:
+        pages[request.param] = _open_widget_page(stack, browser, site_url, request.param)
+    return pages[request.param]
 
 
 def _close(shown: str, expected: float, what: str) -> None:
@@ -77,8 +87,8 @@ def _no_bad_numbers(widget: wd.Widget) -> None:
         assert bad not in text, f"{widget.kind} shows {bad!r}: {text[:300]}"
 
 
-def test_widgets_render_offline_without_errors(widget_page) -> None:  # noqa: ANN001
-    name, page, log, widgets = widget_page
+def test_widgets_render_offline_without_errors(widget_view) -> None:  # noqa: ANN001
+    name, page, log, widgets = widget_view
     assert widgets, f"{name}: no widget views"
     assert all(w.rendered for w in widgets), f"{name}: not rendered: {[w.kind for w in widgets if not w.rendered]}"
     assert {w.kind for w in widgets} <= set(CLASSES), f"{name}: unknown widgets {[w.kind for w in widgets]}"
@@ -91,10 +101,10 @@ def test_widgets_render_offline_without_errors(widget_page) -> None:  # noqa: AN
     assert log.page_errors == [], f"{name} page errors: {log.page_errors}"
 
 
-def test_page_embeds_the_current_es_modules(widget_page) -> None:  # noqa: ANN001
+def test_page_embeds_the_current_es_modules(widget_view) -> None:  # noqa: ANN001
     """The widget state in the page carries the ES modules of attnlib as it is now (a stale build
     cache would test yesterday's JavaScript)."""
-    name, _, _, widgets = widget_page
+    name, _, _, widgets = widget_view
     for w in widgets:
         assert w.embedded_esm() == str(CLASSES[w.kind]._esm), (
             f"{name}: the {w.kind} module embedded in the page differs from attnlib/widgets: rebuild "
@@ -262,13 +272,14 @@ def test_drag_the_query(widget_page) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_widgets_pass_axe(widget_page, scheme) -> None:  # noqa: ANN001
+def test_widgets_pass_axe(widget_view, scheme) -> None:  # noqa: ANN001
     """axe-core (vendored by npm, injected inline) finds no violation inside the widgets, in the
     site's light and dark theme."""
-    _, page, _, widgets = widget_page
+    _, page, _, widgets = widget_view
     page.emulate_media(color_scheme=scheme)
     page.evaluate(f"() => document.documentElement.dataset.theme = '{scheme}'")
-    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    if not page.evaluate("typeof axe !== 'undefined'"):  # the page is shared by both themes' runs
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
     result = page.evaluate("""async () => {
       const r = await axe.run({ include: [[".attnw"]] }, { resultTypes: ["violations"] });
       return [r.passes.length, r.violations.map((v) => `${v.id}: ${v.nodes.length} nodes, e.g. ${v.nodes[0].html.slice(0, 120)}`)];

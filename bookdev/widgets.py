@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from attnlib.widgets import _math
+from bookdev.site import VIEW_MIME
 
-VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
 
 # Each rendered widget: its model id, the class that made it (anywidget's "_anywidget_id") and its

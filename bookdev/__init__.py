@@ -1,0 +1,14 @@
+"""Development helpers shared by the tests and the benchmarks: never shipped to readers.
+
+``attnlib`` and ``attnbook`` are what ``pip install`` (Colab, Binder) puts in a reader's
+environment; this package is not in the distribution (``pyproject.toml`` packages only those two).
+It is importable because every consumer runs from the repository root: pytest puts the root on
+``sys.path`` (``tests`` is a package), and the benchmarks run as modules (``python -m
+benchmarks.bench_widgets``). Nothing here may import a test module (``tests/test_layering.py``).
+
+- :mod:`bookdev.browser`: the built site served on 127.0.0.1, Debian's Chromium driven by
+  Playwright, and pages whose requests to any other host are blocked and recorded;
+- :mod:`bookdev.site`: which pages the built site has, and loading one until its math is typeset;
+- :mod:`bookdev.widgets`: finding the sliders on a page, moving them, and what attnlib says they
+  should show.
+"""

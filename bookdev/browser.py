@@ -1,0 +1,111 @@
+"""The built site in a browser: a local HTTP server for ``_build/html`` and Debian's Chromium driven
+by Playwright, with every request to another host blocked and recorded.
+
+Never downloads a browser: the executable is ``chromium`` from PATH (Debian package ``chromium``,
+installed by ``make browser-deps``), or ``$CHROMIUM``. Used by the browser-test fixtures
+(``tests/browser/conftest.py``) and ``benchmarks/bench_widgets.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "_build" / "html"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
+]
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+class BrowserMissing(RuntimeError):
+    """Debian's chromium is not installed (and ``$CHROMIUM`` is not set)."""
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@contextmanager
+def serve(directory: Path = SITE) -> Iterator[str]:
+    """Serve ``directory`` on 127.0.0.1 (a free port) in a background thread; yield its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def chromium_executable() -> str:
+    """``$CHROMIUM``, or ``chromium`` / ``chromium-browser`` from PATH; raises :class:`BrowserMissing`."""
+    exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        raise BrowserMissing("Debian's chromium is not installed: run 'make browser-deps' "
+                             "(apt-get install -y chromium), or set CHROMIUM=/path")
+    return exe
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Launch headless Chromium through Playwright; yield the ``Browser``, closed on exit."""
+    from playwright.sync_api import sync_playwright  # heavy; only browser runs need it
+
+    exe = chromium_executable()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class PageLog:
+    """What a page did: requests that left the site (blocked), console errors, page errors."""
+
+    external: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def offline_page(browser: Any, site_url: str, viewport: dict[str, int] | None = None) -> Iterator[tuple[Any, PageLog]]:
+    """A fresh page (in its own context) whose requests to any host but ``site_url``'s are aborted and
+    recorded; yield ``(page, log)``. The context is closed on exit."""
+    site_host = urlparse(site_url).netloc
+    context = browser.new_context(viewport=viewport or VIEWPORT)
+    log = PageLog()
+
+    def route(r: Any) -> None:
+        url = r.request.url
+        parsed = urlparse(url)
+        if parsed.scheme in ("data", "blob") or parsed.netloc == site_host:
+            r.continue_()
+        else:
+            log.external.append(url)
+            r.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("console", lambda m: log.console_errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: log.page_errors.append(str(e)))
+    try:
+        yield page, log
+    finally:
+        context.close()
