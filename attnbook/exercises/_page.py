@@ -151,7 +151,16 @@ class Catalogue:
                 "<thead><tr><th scope=\"col\">Exercise</th><th scope=\"col\">Kind</th><th scope=\"col\">Skill</th>"
                 f"<th scope=\"col\">Misconceptions it diagnoses</th></tr></thead><tbody>{rows}</tbody></table>"
             )
-        return "".join(parts)
+        return f"<div class=\"attnex-catalogue-set\"><style>{_CATALOGUE_CSS}</style>{''.join(parts)}</div>"
+
+
+# An opaque card with dark ink, as the figures and widgets: readable in the light and the dark theme.
+_CATALOGUE_CSS = (
+    ".attnex-catalogue{background:#fff;color:#222;border-collapse:collapse;margin:0.8em 0;width:100%;"
+    "overflow-wrap:anywhere}.attnex-catalogue caption{color:#222;background:#fff;font-weight:600;text-align:left;"
+    "padding:0.3em 0.5em}.attnex-catalogue th,.attnex-catalogue td{color:#222;background:#fff;"
+    "border:1px solid #b8b8b8;padding:0.25em 0.5em;vertical-align:top}.attnex-catalogue a{color:#0b57a4}"
+)
 
 
 def catalogue() -> Catalogue:

@@ -13,7 +13,7 @@ from ._core import Choice, Code, Exercise, Misconception, Mistake, Numeric, Sect
 
 CH = "06_scaling"
 VARIANCE = Section(CH, "The variance grows like d")
-CANCEL = Section(CH, "Cancelling the growth: c = 1/√d_k")
+CANCEL = Section(CH, "Cancelling the growth: c = 1/√dₖ")
 PEAKY = Section(CH, "Large scores make softmax peaky")
 GRAD = Section(CH, "The gradient vanishes")
 

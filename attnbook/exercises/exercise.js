@@ -171,6 +171,12 @@ function render(section, ex) {
 }
 
 function hydrate() {
+  // myst-nb folds each solution under a <summary aria-label="Toggle hidden content"> that shows the words
+  // "Show code cell source": the spoken name then differs from the visible one. Let the visible text be
+  // the name (axe: label-content-name-mismatch).
+  for (const summary of document.querySelectorAll('details.hide > summary[aria-label="Toggle hidden content"]')) {
+    summary.removeAttribute("aria-label");
+  }
   for (const set of document.querySelectorAll(".attnex-set:not([data-ready])")) {
     set.dataset.ready = "1";
     const data = JSON.parse(set.querySelector("script.attnex-data").textContent);
