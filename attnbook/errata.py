@@ -49,7 +49,7 @@ VERDICTS = ("correct", "rounding", "carried", "wrong", "illustrative", "imprecis
 ERRATA_VERDICTS = ("rounding", "wrong", "illustrative", "imprecise", "false claim")
 CAUSES = ("arithmetic slip", "rounded constant", "unseeded run", "made-up number", "false claim", "imprecise claim", "toy data")
 REQUIRED = ("id", "document", "section", "quantity", "document_value", "verdict", "chapter", "label")
-#: keys a consequence (a carried value inside its erratum) may leave out: it inherits them
+#: the keys that a consequence (a carried value inside its erratum) may leave out, since it inherits them
 INHERITED = ("document", "section", "chapter", "label", "cause")
 _RANK = {"correct": 0, "rounding": 1, "carried": 2, "wrong": 3}
 _NUMBER = re.compile(r"-?\d+(?:\.(\d+))?")

@@ -7,7 +7,7 @@ the row's ``id`` with :func:`check`. Used by ``attnbook.errata`` (the Errata and
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import torch
@@ -17,15 +17,14 @@ import torch
 Value = Any
 
 CHECKS: dict[str, Callable[[], Value]] = {}
-F = TypeVar("F", bound=Callable[[], Value])
 
 
-def check(row_id: str) -> Callable[[F], F]:
+def check(row_id: str) -> Callable[[Callable[[], Value]], Callable[[], Value]]:
     """Register the decorated function as the check of the errata row ``row_id``."""
     if not isinstance(row_id, str) or not row_id:
         raise TypeError(f"check() needs a row id string, got {row_id!r}")
 
-    def register(fn: F) -> F:
+    def register(fn: Callable[[], Value]) -> Callable[[], Value]:
         if row_id in CHECKS:
             raise ValueError(
                 f"two checks for row {row_id!r}: {CHECKS[row_id].__module__} and {fn.__module__}"
