@@ -8,8 +8,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser._site import load
-from tests.browser.conftest import SITE
+from bookdev.browser import SITE
+from bookdev.site import load
 
 pytestmark = pytest.mark.browser
 

@@ -239,6 +239,8 @@ def test_keyboard_moves_every_slider(widget_page) -> None:  # noqa: ANN001
     _, page, _, widgets = widget_page
     for w in widgets:
         for name in [n for n, v in w.texts().items() if n in ("d_k", "temperature", "dim", "query_x", "query_y", "step")]:
+            if not page.evaluate(f"() => !!{w.root}.querySelector('input[data-name=\"{name}\"]')"):
+                continue  # a readout of that name without a range input (the replay's step); its own tests move it
             page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"{name}\"]').focus()")
             before = w.texts()
             for _ in range(12):
