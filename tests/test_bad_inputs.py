@@ -169,13 +169,6 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-def test_bad_input_raises_clear_error(fn, exc, needle) -> None:
-    with pytest.raises(exc) as info:
-        fn()
-    assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"
-
-
 # --- "Attention that learns" (issue 18): gradients, the trained sense model, the lookup task ------------
 from attnlib import grads, learning, lookup  # noqa: E402
 from attnlib.widgets import AskModel, TrainingReplay  # noqa: E402
@@ -224,13 +217,6 @@ LEARNING_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in LEARNING_CASES], ids=[c[0] for c in LEARNING_CASES])
-def test_learning_bad_input_raises_clear_error(fn, exc, needle) -> None:  # noqa: ANN001
-    with pytest.raises(exc) as info:
-        fn()
-    assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"
-
-
 # --- attnbook.exercises (the exercise checker) -----------------------------------------------------
 # A reader's bad *answer* is a verdict, never an exception (tests/test_exercises.py); these are bad
 # arguments to the checker itself and to the exercise data types.
@@ -254,8 +240,11 @@ EXERCISE_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in EXERCISE_CASES], ids=[c[0] for c in EXERCISE_CASES])
-def test_exercise_checker_bad_arguments(fn, exc, needle) -> None:
+ALL_CASES = CASES + LEARNING_CASES + EXERCISE_CASES
+
+
+@pytest.mark.parametrize(("fn", "exc", "needle"), [c[1:] for c in ALL_CASES], ids=[c[0] for c in ALL_CASES])
+def test_bad_input_raises_clear_error(fn, exc, needle) -> None:  # noqa: ANN001
     with pytest.raises(exc) as info:
         fn()
     assert needle in str(info.value), f"message {str(info.value)!r} does not name {needle!r}"
