@@ -22,11 +22,13 @@ Three choices make the loop fast in plain torch, none of them changes the arithm
   in base-2 units, ``s₂ = s · log₂ e``, and ``2 ** (s₂ - m₂) = e ** (s - m)``. On a CPU ``exp2_`` is
   about three times cheaper than ``exp_``, and the exponential is the costliest of the elementwise
   passes over a tile. FlashAttention does the same.
-* **No allocation inside the loop.** Without autograd, the score tile and the ``p @ v`` product are
-  written into two buffers made once per call (``torch.matmul(..., out=buf)``), and every
-  elementwise pass works in place: a fresh tile of several MiB each step would cost page faults.
-* **Tiles of 512 × 512.** Fewer, larger tiles mean fewer separate torch calls, each of which makes
-  the two cores wait for each other; a bigger tile would outgrow the caches and the memory target.
+* **No allocation of tiles inside the loop.** Without autograd, the score tile is written into one
+  buffer made once per call (``torch.bmm(..., out=buf)``), and every elementwise pass works in
+  place: a fresh tile of tens of MiB each step would cost page faults.
+* **Tiles of 256 queries × 1024 keys** (``DEFAULT_BLOCK_SIZE``). The matrix products of a tile
+  are batched over every batch·head, and long, flat tiles keep them close to the machine's best
+  matmul rate; fewer tiles also mean fewer separate torch calls, each of which makes the cores
+  wait for each other. A bigger tile would break the memory target.
 
 Chapter: "Attention at scale".
 """
@@ -44,7 +46,7 @@ import torch
 from ._checks import check_bool, check_causal, check_min_ndim, check_positive_int, validate_qkv
 from .attention import expand_kv_heads
 
-DEFAULT_BLOCK_SIZE = 512
+DEFAULT_BLOCK_SIZE = (256, 1024)  # (queries, keys) per tile
 LOG2E = math.log2(math.e)  # scores times log2(e) are in base-2 units: 2 ** (s * LOG2E) == e ** s
 
 
@@ -58,7 +60,7 @@ def chunked_attention(
     causal_alignment: Literal["top_left", "bottom_right"] = "top_left",
     scale: float | None = None,
     enable_gqa: bool = False,
-    block_size: int = DEFAULT_BLOCK_SIZE,
+    block_size: int | tuple[int, int] = DEFAULT_BLOCK_SIZE,
     causal: bool | None = None,
 ) -> torch.Tensor:
     """``softmax(q kᵀ · scale + mask) v`` computed block by block with the online softmax; returns the output only.
@@ -75,8 +77,9 @@ def chunked_attention(
       ``mask`` as well, a key must pass both. Key blocks that lie entirely in the future of a query
       block are skipped, which saves about half the work. ``causal`` is the older name of
       ``is_causal``, still accepted; pass one of the two.
-    * ``block_size`` (an ``int`` > 0) is the number of queries and of keys per block. The result
-      does not depend on it beyond float rounding; ``n`` need not be a multiple of it.
+    * ``block_size`` is the tile: an ``int`` > 0 for as many queries as keys per block, or a pair
+      ``(queries, keys)``. The result does not depend on it beyond float rounding; ``n`` need not
+      be a multiple of it.
     * **Returns only the output** ``(..., n_q, d_v)``. The weights are the ``(n_q, n_k)`` matrix
       this function exists to avoid storing; the output never needs them, only the running
       max and sum. Use ``scaled_dot_product_attention`` when you want to look at the weights.
@@ -87,7 +90,7 @@ def chunked_attention(
 
     Used in: "Attention at scale".
     """
-    block_size = check_positive_int(block_size, "block_size")
+    bq, bk = _check_block_size(block_size)
     if causal is not None:
         if check_bool(causal, "causal") and check_bool(is_causal, "is_causal"):
             raise ValueError("pass is_causal or its older name causal, not both")
@@ -108,57 +111,63 @@ def chunked_attention(
         mask = mask if mask.dtype == torch.bool else mask.to(work)
     lead = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
     n_q, n_k, d_v = q.shape[-2], k.shape[-2], v.shape[-1]
+    # all batch·heads in one axis: a tile is then one batched matmul (a copy only where an input broadcasts)
+    q, k, v = (x.expand(*lead, *x.shape[-2:]).reshape(-1, *x.shape[-2:]) for x in (q, k, v))  # (bh, n, d)
     offset = None if alignment is None else (0 if alignment == "top_left" else n_k - n_q)
     grad = torch.is_grad_enabled() and any(x.requires_grad for x in (q, k, v))
-    job = _Job(q=q, k=k, v=v, mask=mask, causal_offset=offset, scale=s, lead=lead, block_size=block_size,
-               buffers=None if grad else _tile_buffers(q, lead, min(block_size, n_q), min(block_size, n_k), d_v))
-    out = q.new_empty(*lead, n_q, d_v)  # (..., n_q, d_v); filled one query block at a time
-    for i0 in range(0, n_q, block_size):
-        out[..., i0:i1, :] = _query_block(job, i0, i1 := min(i0 + block_size, n_q))
-    return out.to(out_dtype)
+    # torch.bmm(..., out=) does not support autograd: with it, each tile is a new tensor
+    buffer = None if grad else q.new_empty(q.shape[0], min(bq, n_q), min(bk, n_k))  # (bh, bq, bk)
+    job = _Job(q=q, k=k, v=v, mask=mask, causal_offset=offset, scale=s, lead=lead, bq=bq, bk=bk, buffer=buffer)
+    out = q.new_empty(q.shape[0], n_q, d_v)  # (bh, n_q, d_v); filled one query block at a time
+    for i0 in range(0, n_q, bq):
+        out[:, i0:i1, :] = _query_block(job, i0, i1 := min(i0 + bq, n_q))
+    return out.reshape(*lead, n_q, d_v).to(out_dtype)  # (..., n_q, d_v)
 
 
-def _tile_buffers(q: torch.Tensor, lead: torch.Size, bq: int, bk: int, d_v: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """The two tensors every tile step writes into, made once per call: scores and ``p @ v``.
-
-    ``torch.matmul(..., out=...)`` does not support autograd, so they are used only without it.
-    """
-    return q.new_empty(*lead, bq, bk), q.new_empty(*lead, bq, d_v)  # (..., bq, bk), (..., bq, d_v)
+def _check_block_size(block_size: object) -> tuple[int, int]:
+    """``(queries, keys)`` per tile from an ``int`` or a pair of ``int``s, each > 0."""
+    if isinstance(block_size, tuple):
+        if len(block_size) != 2:
+            raise ValueError(f"block_size must be an int or a pair (queries, keys), got {len(block_size)} numbers")
+        return (check_positive_int(block_size[0], "block_size[0] (queries)"),
+                check_positive_int(block_size[1], "block_size[1] (keys)"))
+    size = check_positive_int(block_size, "block_size")
+    return size, size
 
 
 @dataclass(frozen=True)
 class _Job:
     """Everything one call of ``chunked_attention`` shares between its query blocks."""
 
-    q: torch.Tensor  # (..., n_q, d_k), in the working dtype
-    k: torch.Tensor  # (..., n_k, d_k)
-    v: torch.Tensor  # (..., n_k, d_v)
-    mask: torch.Tensor | None  # at least 2-d; boolean or additive
+    q: torch.Tensor  # (bh, n_q, d_k), in the working dtype; bh = all leading dimensions in one
+    k: torch.Tensor  # (bh, n_k, d_k)
+    v: torch.Tensor  # (bh, n_k, d_v)
+    mask: torch.Tensor | None  # at least 2-d, broadcastable to (*lead, n_q, n_k); boolean or additive
     causal_offset: int | None  # None: no causal rule; else query i sees keys 0..i + offset
     scale: float
-    lead: torch.Size
-    block_size: int
-    buffers: tuple[torch.Tensor, torch.Tensor] | None  # (scores, p @ v) to write into; None under autograd
+    lead: torch.Size  # the leading dimensions that bh stands for
+    bq: int  # queries per tile
+    bk: int  # keys per tile
+    buffer: torch.Tensor | None  # (bh, bq, bk): every score tile is written here; None under autograd
 
 
 def _query_block(job: _Job, i0: int, i1: int) -> torch.Tensor:
     """Output rows ``i0:i1``: the online-softmax loop over the key blocks these queries may see."""
-    q, k, v, n_k = job.q, job.k, job.v, job.k.shape[-2]
+    q, k, v, n_k, bh = job.q, job.k, job.v, job.k.shape[-2], job.q.shape[0]
     # keys past the last query's causal limit are in the future of every query of this block
     last_key = n_k if job.causal_offset is None else max(min(i1 + job.causal_offset, n_k), 0)
     # scaling q is cheaper than scaling every score tile; log2(e) puts the scores in base-2 units
-    q_blk = q[..., i0:i1, :] * (job.scale * LOG2E)  # (..., bq, d_k)
-    run_max = q.new_full((*job.lead, i1 - i0, 1), float("-inf"))  # (..., bq, 1), largest score so far
-    run_sum = q.new_zeros((*job.lead, i1 - i0, 1))  # (..., bq, 1), sum of exp(score - run_max)
-    acc = q.new_zeros((*job.lead, i1 - i0, v.shape[-1]))  # (..., bq, d_v), sum of exp(score - run_max) v
-    for j0 in range(0, last_key, job.block_size):
-        j1 = min(j0 + job.block_size, last_key)
-        s_buf, pv_buf = _buffer_views(job, i1 - i0, j1 - j0)
-        scores = torch.matmul(q_blk, k[..., j0:j1, :].transpose(-2, -1), out=s_buf)  # (..., bq, bk), base 2
-        _apply_masks(scores, job, i0, i1, j0, j1)
-        run_max, run_sum, acc = _update(scores, v[..., j0:j1, :], run_max, run_sum, acc,
-                                        exp_=torch.Tensor.exp2_, pv_out=pv_buf)
-        del scores  # without buffers, the tile is freed here, before the next one is made
+    q_blk = q[:, i0:i1, :] * (job.scale * LOG2E)  # (bh, bq, d_k)
+    run_max = q.new_full((bh, i1 - i0, 1), float("-inf"))  # (bh, bq, 1), largest score so far
+    run_sum = q.new_zeros((bh, i1 - i0, 1))  # (bh, bq, 1), sum of exp(score - run_max)
+    acc = q.new_zeros((bh, i1 - i0, v.shape[-1]))  # (bh, bq, d_v), sum of exp(score - run_max) v
+    for j0 in range(0, last_key, job.bk):
+        j1 = min(j0 + job.bk, last_key)
+        out = None if job.buffer is None else job.buffer[:, : i1 - i0, : j1 - j0]  # a last tile can be smaller
+        scores = torch.bmm(q_blk, k[:, j0:j1, :].transpose(-2, -1), out=out)  # (bh, bq, bk), in base 2
+        _apply_masks(scores.view(*job.lead, i1 - i0, j1 - j0), job, i0, i1, j0, j1)  # (..., bq, bk) view
+        run_max, run_sum, acc = _update(scores, v[:, j0:j1, :], run_max, run_sum, acc, exp_=torch.Tensor.exp2_)
+        del scores  # without the buffer, the tile is freed here, before the next one is made
     # NaN or +inf anywhere in a row's scores shows up in its max (torch.maximum/amax propagate NaN)
     if bool(torch.isnan(run_max).any()) or bool(torch.isposinf(run_max).any()):
         raise ValueError(
@@ -167,15 +176,7 @@ def _query_block(job: _Job, i0: int, i1: int) -> torch.Tensor:
             f"representable in {q.dtype}: rescale q or k"
         )
     # rows with no allowed key have run_sum = 0 and acc = 0: divide by 1 so the output row is exactly 0
-    return acc / torch.where(run_sum > 0, run_sum, torch.ones_like(run_sum))  # (..., bq, d_v)
-
-
-def _buffer_views(job: _Job, bq: int, bk: int) -> tuple[torch.Tensor | None, torch.Tensor | None]:
-    """This tile's corner of the two buffers (a last tile can be smaller); ``(None, None)`` under autograd."""
-    if job.buffers is None:
-        return None, None
-    scores, pv = job.buffers
-    return scores[..., :bq, :bk], pv[..., :bq, :]  # (..., bq, bk), (..., bq, d_v)
+    return acc / torch.where(run_sum > 0, run_sum, torch.ones_like(run_sum))  # (bh, bq, d_v)
 
 
 def online_softmax_update(
@@ -188,6 +189,8 @@ def online_softmax_update(
     ``(..., n_q, d_v)``. Start from ``run_max = -inf``, ``run_sum = 0``, ``acc = 0``; after the last
     block, ``acc / run_sum`` is ``softmax(all scores) @ v``. ``scores`` is overwritten with the
     block's ``exp(score - new max)`` so that no second tile is needed: pass a copy to keep it.
+    ``run_sum`` and ``acc`` are left as they are (the loop of ``chunked_attention`` updates its own
+    in place).
 
     The one step of ``chunked_attention``, public so that "Attention at scale" can run it by hand.
     """
@@ -203,15 +206,18 @@ def online_softmax_update(
         if x.shape[-2:] != (n_q, last):
             raise ValueError(f"{name} must have shape (..., {n_q}, {last}) for scores {tuple(scores.shape)} "
                              f"and v_blk {tuple(v_blk.shape)}, got {tuple(x.shape)}")
+    lead = torch.broadcast_shapes(*(x.shape[:-2] for x in (scores, v_blk, run_max, run_sum, acc)))
+    # copies at the full broadcast shape: the step updates them in place
+    run_sum, acc = run_sum.expand(*lead, n_q, 1).clone(), acc.expand(*lead, n_q, d_v).clone()  # (..., n_q, 1), (..., n_q, d_v)
     return _update(scores, v_blk, run_max, run_sum, acc)
 
 
 def _update(
     scores: torch.Tensor, v_blk: torch.Tensor, run_max: torch.Tensor, run_sum: torch.Tensor, acc: torch.Tensor,
-    *, exp_: Callable[[torch.Tensor], torch.Tensor] = torch.Tensor.exp_, pv_out: torch.Tensor | None = None,
+    *, exp_: Callable[[torch.Tensor], torch.Tensor] = torch.Tensor.exp_,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """The online-softmax step. ``exp_`` is ``Tensor.exp_`` for scores in natural units and
-    ``Tensor.exp2_`` for scores in base-2 units (``chunked_attention``); ``pv_out`` receives ``p @ v``."""
+    """The online-softmax step; ``scores``, ``run_sum`` and ``acc`` are updated in place. ``exp_`` is
+    ``Tensor.exp_`` for scores in natural units, ``Tensor.exp2_`` for scores in base-2 units."""
     # The running max is a constant shift that cancels in acc / run_sum, so it is computed without
     # autograd; gradients stay exact and the tile can be exponentiated in place.
     new_max = torch.maximum(run_max, scores.detach().amax(dim=-1, keepdim=True))  # (..., bq, 1)
@@ -219,8 +225,8 @@ def _update(
     shift = torch.where(new_max == float("-inf"), torch.zeros_like(new_max), new_max)
     p = exp_(scores.sub_(shift))  # (..., bq, bk), unnormalised weights of this block, in place
     alpha = exp_(run_max - shift)  # (..., bq, 1), rescales what was summed against the old max
-    run_sum = alpha * run_sum + p.sum(dim=-1, keepdim=True)  # (..., bq, 1)
-    acc = alpha * acc + torch.matmul(p, v_blk, out=pv_out)  # (..., bq, d_v)
+    run_sum = run_sum.mul_(alpha).add_(p.sum(dim=-1, keepdim=True))  # (..., bq, 1)
+    acc = acc.mul_(alpha).add_(p @ v_blk)  # (..., bq, d_v)
     return new_max, run_sum, acc
 
 

@@ -259,3 +259,56 @@ def test_online_softmax_update_rejects_mismatched_state() -> None:
         upd(s, v, m, l, torch.zeros(2, 3))
     with pytest.raises(TypeError, match="list"):
         upd(s, v, [0.0], l, a)
+
+
+@pytest.mark.parametrize("block", [(1, 7), (8, 3), (50, 1), (4, 1000), (1000, 4)])
+def test_a_block_size_pair_tiles_queries_and_keys_separately(block) -> None:
+    q, k, v = random_qkv(((2, 2), 50, 37, 8, 5), 11, torch.float64)
+    ref, _ = sdpa(q, k, v)
+    torch.testing.assert_close(chunked_attention(q, k, v, block_size=block), ref, atol=1e-13, rtol=0)
+    causal_ref, _ = sdpa(q, k, v, mask=tril(50, 37))
+    torch.testing.assert_close(chunked_attention(q, k, v, is_causal=True, block_size=block), causal_ref,
+                               atol=1e-13, rtol=0)
+
+
+def test_a_tile_of_a_block_size_pair_is_queries_by_keys() -> None:
+    batch, heads, n, d, (bq, bk) = 2, 2, 96, 4, (8, 32)
+    q, k, v = random_qkv(((batch, heads), n, n, d, d), 12)
+    with LargestTensor() as probe:
+        chunked_attention(q, k, v, is_causal=True, block_size=(bq, bk))
+    assert probe.largest <= batch * heads * max(n * d, bq * bk)
+
+
+@pytest.mark.parametrize(
+    ("block", "exc", "needle"),
+    [((0, 4), ValueError, r"block_size\[0\] \(queries\) must be > 0, got 0"),
+     ((4, -1), ValueError, r"block_size\[1\] \(keys\) must be > 0, got -1"),
+     ((4, 2.5), TypeError, "float"),
+     ((4,), ValueError, "got 1 numbers"),
+     ((4, 4, 4), ValueError, "got 3 numbers"),
+     ([4, 4], TypeError, "list")],
+)
+def test_bad_block_size_pairs_raise_clear_errors(block, exc, needle) -> None:
+    with pytest.raises(exc, match=needle):
+        chunked_attention(q3, k3, v3, block_size=block)
+
+
+def test_without_autograd_the_buffered_loop_equals_the_autograd_one() -> None:
+    q, k, v = random_qkv(((2, 3), 70, 45, 8, 6), 13, torch.float64)
+    mask = random_mask((2, 3), 70, 45, 13, allow_empty_rows=True)
+    with torch.no_grad():  # the score tiles go into one buffer
+        buffered = chunked_attention(q, k, v, mask=mask, is_causal=True, block_size=(16, 8))
+    q_, k_, v_ = (x.clone().requires_grad_() for x in (q, k, v))  # each tile a new tensor
+    fresh = chunked_attention(q_, k_, v_, mask=mask, is_causal=True, block_size=(16, 8))
+    torch.testing.assert_close(buffered, fresh.detach(), atol=1e-12, rtol=0)
+
+
+def test_online_softmax_update_leaves_its_state_arguments_unchanged() -> None:
+    g = torch.Generator().manual_seed(14)
+    scores, v_blk = torch.randn(2, 3, 4, generator=g), torch.randn(4, 5, generator=g)
+    run_max, run_sum, acc = torch.zeros(2, 3, 1), torch.ones(1, 3, 1), torch.randn(3, 5, generator=g)
+    before = [x.clone() for x in (run_max, run_sum, acc)]
+    new_max, new_sum, new_acc = attnlib.chunked.online_softmax_update(scores, v_blk, run_max, run_sum, acc)
+    assert new_sum.shape == (2, 3, 1) and new_acc.shape == (2, 3, 5)  # broadcast as before
+    for x, b in zip((run_max, run_sum, acc), before):
+        assert torch.equal(x, b)
