@@ -20,6 +20,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -285,7 +286,7 @@ def tile_section(tile: dict, b: int, h: int) -> list[str]:
     if tile["compiled"]:
         c = m["compiled step (textbook step, torch.compile)"]
         out += [f"`torch.compile` (Inductor, C++ code built with the system compiler) took {tile['compile_s']:.0f} s "
-                f"to compile the textbook step (max difference to attnlib's step {tile['compiled']['max_diff']:.1e}). "
+                f"from an empty cache to compile the textbook step (max difference to attnlib's step {tile['compiled']['max_diff']:.1e}). "
                 f"Compiled it takes {1e3 * c:.1f} ms, against {1e3 * m['eager step, textbook']:.1f} ms eager "
                 f"({m['eager step, textbook'] / c:.2f}×) and {1e3 * m['eager step, attnlib']:.1f} ms for attnlib's "
                 f"in-place step ({m['eager step, attnlib'] / c:.2f}×). Inductor fuses the elementwise passes, but the "
@@ -402,7 +403,10 @@ def main(argv: list[str] | None = None) -> int:
         say(f"  decoding token {n}: cached {1e3 * res['cached']:.2f} ms, recomputed {1e3 * res['recomputed']:.1f} ms "
             f"({res['recomputed'] / res['cached']:.0f}x)   [{time.perf_counter() - t_start:5.0f} s elapsed]")
     say("  one tile step, eager and compiled (torch.compile takes a minute) ...")
-    tile = run_worker({"kind": "tile", "b": b, "h": h, "d": d, "rounds": 5}, env)
+    # an empty Inductor cache, so that compile_s is what a first compile costs, not a cache hit
+    with tempfile.TemporaryDirectory(prefix="inductor-") as cache:
+        tile = run_worker({"kind": "tile", "b": b, "h": h, "d": d, "rounds": 5},
+                          dict(env, TORCHINDUCTOR_CACHE_DIR=cache))
     tile.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), load=os.getloadavg()[0], machine=info,
                 omp_wait_policy=env.get("OMP_WAIT_POLICY", "(default)"))
     if args.tile_out:
