@@ -97,7 +97,8 @@ code.values(
     river_0=Numbers(RIVER[0]),
     river_1=Numbers(RIVER[1]),
     river_2=Numbers(RIVER[2]),
-    s_river_1=Numbers(S_RIVER[1]),
-    w_slip=Numbers(W_SLIP),
-    w_slip_river=Numbers(W_SLIP @ RIVER),
+    scores_bank=Numbers(S_RIVER[1]),
+    weights_slip=Numbers(W_SLIP),
+    bank_slip=Numbers(W_SLIP @ RIVER),
+    bank_dot_river=" + ".join(f"{b:g}·{r:.1f}" for b, r in zip(RIVER[1], RIVER[0])),
 )

@@ -74,8 +74,9 @@ def scaled_cases(rng: np.random.Generator) -> list[tuple]:
 
 code.values(
     q=Numbers(Q),
-    k_k2=Numbers(K['K2']),
+    k2=Numbers(K['K2']),
     d=D,
-    k_k1=Numbers(K['K1']),
-    k_k3=Numbers(K['K3']),
+    k1=Numbers(K['K1']),
+    k3=Numbers(K['K3']),
+    q_dot_k2=" + ".join(f"{a:g}·{b:g}" for a, b in zip(Q.tolist(), K["K2"].tolist())),
 )

@@ -85,8 +85,8 @@ code.values(
     scores=Numbers(SCORES),
     raw=Numbers(RAW),
     t=T,
-    slip=Numbers(SLIP),
-    e_slip=Numbers(E_SLIP),
-    e_slip_sum=E_SLIP.sum(),
-    e_slip_e_slip_sum=Numbers(E_SLIP / E_SLIP.sum()),
+    scores_slip=Numbers(SLIP),
+    exp_slip=Numbers(E_SLIP),
+    sum_slip=E_SLIP.sum(),
+    weights_slip=Numbers(E_SLIP / E_SLIP.sum()),
 )

@@ -95,7 +95,10 @@ code.values(
     d=D,
     values=_values,
     raw=Numbers(RAW),
-    slip=Numbers(SLIP),
+    scaled_slip=Numbers(SLIP),
     exp_slip=Numbers(EXP_SLIP),
-    exp_slip_exp_slip_sum=Numbers(EXP_SLIP / EXP_SLIP.sum()),
+    weights_slip=Numbers(EXP_SLIP / EXP_SLIP.sum()),
+    slip_div=SLIP_DIV,
+    raw_0=RAW[0],
+    sqrt_d=math.sqrt(D),
 )

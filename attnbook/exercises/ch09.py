@@ -87,4 +87,5 @@ code.values(
     v_0=Numbers(V[0]),
     v_1=Numbers(V[1]),
     v_2=Numbers(V[2]),
+    sqrt_d=math.sqrt(D),
 )

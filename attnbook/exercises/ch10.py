@@ -59,6 +59,9 @@ def ex2_mask_sign(lengths, n):
     return ~attnlib.padding_mask(lengths, n)
 
 
+N_KEYS = 4  # 10.3: every key of a row masked with -1e9, then a plain softmax
+UNIFORM = float(attnlib.softmax(torch.full((N_KEYS,), -1e9, dtype=torch.float64))[0])
+
 _X = torch.zeros(2, 5, 16)  # (B, S, D): only the shape is used
 _W = torch.zeros(16, 8)  # (D, d_k)
 
@@ -80,3 +83,10 @@ def ex4_batch_dropped() -> Any:
 
 code.function(attnlib.causal_mask)
 code.function(attnlib.padding_mask)
+
+code.values(
+    n_keys=N_KEYS,
+    uniform=UNIFORM,
+    x_shape=list(_X.shape),
+    w_shape=tuple(_W.shape),
+)

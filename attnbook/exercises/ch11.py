@@ -94,7 +94,7 @@ def ex3_sign_flipped() -> Any:
 
 
 code.values(
-    y_hat_size=Y_HAT.size,
+    n_outputs=Y_HAT.size,
     y_hat=Numbers(Y_HAT),
     target=Numbers(TARGET),
 )

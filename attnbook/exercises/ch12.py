@@ -92,7 +92,9 @@ def rnn_cases(rng: np.random.Generator) -> list[tuple]:
 
 
 code.values(
-    bank_loan_sentence=examples.BANK_LOAN_SENTENCE,
+    sentence=examples.BANK_LOAN_SENTENCE,
     n=N,
     d=D,
+    bank_word=TOKENS.index("bank") + 1,
+    it_word=TOKENS.index("it") + 1,
 )

@@ -109,7 +109,8 @@ def ex4_weight_not_exp() -> Any:
 code.values(
     d_model=D_MODEL,
     h=H,
-    sc=Numbers(SC),
+    scores=Numbers(SC),
     exp_slip=Numbers(EXP_SLIP),
-    exp_slip_exp_slip_sum=Numbers(EXP_SLIP / EXP_SLIP.sum()),
+    weights_slip=Numbers(EXP_SLIP / EXP_SLIP.sum()),
+    masked="[" + ", ".join(f"{x:.1f}" if np.isfinite(x) else "−∞" for x in MASKED) + "]",
 )

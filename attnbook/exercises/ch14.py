@@ -119,4 +119,5 @@ code.values(
     l1=L1,
     m2=M2,
     l_slip=L_SLIP,
+    n_doubled=2 * N,
 )
