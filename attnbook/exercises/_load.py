@@ -65,11 +65,11 @@ def path_of(code: ChapterCode) -> Path:
     return DATA / f"ch{code.chapter}.yml"
 
 
-def read(code: ChapterCode) -> dict[str, Any]:
-    """The chapter's YAML, as plain data (``yaml.safe_load``: no tags, nothing run)."""
-    data = yaml.safe_load(path_of(code).read_text(encoding="utf-8"))
+def read(path: Path) -> dict[str, Any]:
+    """A chapter's YAML, as plain data (``yaml.safe_load``: no tags, nothing run)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or set(data) != {"chapter", "sections", "exercises"}:
-        raise ValueError(f"{path_of(code)}: needs exactly the keys chapter, sections, exercises")
+        raise ValueError(f"{path}: needs exactly the keys chapter, sections, exercises")
     return data
 
 
@@ -128,14 +128,16 @@ def _section(key: Any, sections: dict[str, Section], where: str) -> Section:
     return sections[key]
 
 
-def load(code: ChapterCode) -> list[Exercise]:
-    """The exercises of ``code``'s chapter, from its YAML and its registered functions and values."""
-    data = read(code)
+def load(code: ChapterCode, path: Path | None = None) -> list[Exercise]:
+    """The exercises of ``code``'s chapter, from its YAML (``data/chNN.yml`` unless ``path`` is
+    given) and its registered functions and values."""
+    path = path or path_of(code)
+    data = read(path)
     sections = {key: Section(data["chapter"], title) for key, title in data["sections"].items()}
     values = code.prompt_values
     out = []
     for record in data["exercises"]:
-        where = f"{path_of(code).name}: exercise {record.get('id')!r}"
+        where = f"{path.name}: exercise {record.get('id')!r}"
         _keys_known(record, _EXERCISE_KEYS, where)
         out.append(Exercise(
             id=record["id"], kind=record["kind"], skill=text(record["skill"], values, f"{where}.skill"),
@@ -147,7 +149,34 @@ def load(code: ChapterCode) -> list[Exercise]:
             section=_section(record["section"], sections, where),
             why=text(record.get("why", ""), values, f"{where}.why"),
         ))
+        if out[-1].chapter != code.chapter:
+            raise ValueError(f"{where}: the id's chapter is not {code.chapter}")
     return out
+
+
+def names(data: dict[str, Any]) -> list[str]:
+    """Every function name a chapter's YAML uses (answers, wrong answers, references, cases)."""
+    found = []
+    for record in data["exercises"]:
+        answer = record["answer"]
+        found += [answer[k] for k in ("value", "correct_from", "reference", "cases") if k in answer]
+        found += [m[k] for m in record["mistakes"] for k in ("value", "impl") if k in m]
+    return found
+
+
+def templates(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every text of a chapter's YAML as (where, template): the fields where numbers go."""
+    found = []
+    for record in data["exercises"]:
+        where = f"{record['id']}"
+        found += [(f"{where}.{k}", record[k]) for k in TEXT_KEYS if k in record]
+        answer = record["answer"]
+        found += [(f"{where}.answer.{k}", answer[k]) for k in ("expect", "returns", "value_hint") if k in answer]
+        for group in ("options", "steps"):
+            found += [(f"{where}.{group}.{key}", t) for key, t in answer.get(group, {}).items()]
+        for m in record["mistakes"]:
+            found += [(f"{where}.{m['id']}.{k}", m[k]) for k in ("label", "hint")]
+    return found
 
 
 def exercises_of(module: ModuleType) -> list[Exercise]:
