@@ -3,7 +3,7 @@
 The text of the exercises of chapter NN is data, in ``data/chNN.yml``; the computations stay in
 Python, in ``chNN.py``, registered on the chapter's :class:`ChapterCode`: ``@code.function`` for an
 answer, a wrong answer, a wrong implementation, a reference or a case generator (the YAML names it),
-and :meth:`ChapterCode.values` for the numbers the text shows through ``{name}`` fields. As with the
+(or :meth:`ChapterCode.add` for several one-line ones), and :meth:`ChapterCode.values` for the numbers the text shows through ``{name}`` fields. As with the
 errata (``attnbook.checks``), ``tests/test_exercise_data.py`` fails on a name with no function and on
 a function or value that no exercise names. Used by: ``attnbook.exercises._load``.
 """
@@ -26,11 +26,23 @@ class Numbers:
         self.value = value
 
     def __format__(self, spec: str) -> str:
+        return fmt(self.value, self._digits(spec))
+
+    @staticmethod
+    def _digits(spec: str) -> int:
         if not spec:
-            return fmt(self.value)
+            return 3
         if not (spec.startswith(".") and spec.endswith("f") and spec[1:-1].isdigit()):
             raise ValueError(f"a Numbers field takes a format like '.3f', got {spec!r}")
-        return fmt(self.value, int(spec[1:-1]))
+        return int(spec[1:-1])
+
+
+class Rows(Numbers):
+    """The rows of a matrix for a prompt, each as :class:`Numbers` shows a vector, separated by commas:
+    ``{rows:.1f}`` gives ``[1.0, 0.0], [0.5, 2.0]``."""
+
+    def __format__(self, spec: str) -> str:
+        return ", ".join(fmt(row, self._digits(spec)) for row in self.value)
 
 
 class ChapterCode:
@@ -52,6 +64,12 @@ class ChapterCode:
             raise ValueError(f"chapter {self.chapter}: two functions named {key!r}")
         self.functions[key] = fn
         return fn
+
+    def add(self, **named: Callable[..., Any]) -> None:
+        """Register several small functions at once, each under its keyword (a one-line answer or
+        wrong answer: ``code.add(ex1_answer=lambda: SCALED[1], ex1_missing_scale=lambda: S[1])``)."""
+        for key, fn in named.items():
+            self.function(fn, name=key)
 
     def values(self, **named: Any) -> None:
         """Register the values the text shows as ``{name}`` (or ``{name:.3f}``) fields."""

@@ -7,8 +7,6 @@ The text of the exercises is data, in ``data/ch01.yml``; it names the functions 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from attnlib import examples, text
@@ -31,9 +29,9 @@ def distance_not_cosine() -> float:
     return float(np.linalg.norm(KING - QUEEN))
 
 
-@code.function
-def ex1_answer() -> Any:
-    return text.cosine_similarity(KING, QUEEN)
+code.add(  # 01.1
+    ex1_answer=lambda: text.cosine_similarity(KING, QUEEN),
+)
 
 # 01.2: TF-IDF of "tasty" in one document of the book's corpus, with a slip in one step.
 DOCS = examples.TFIDF_CORPUS
@@ -46,20 +44,11 @@ DF = int((COUNTS[:, WORD] > 0).sum())
 IDF = text.inverse_document_frequency(DOCS, VOCAB)[WORD]
 SLIP_IDF = float(np.log10(len(DOCS) / DF))  # the slip: log base 10
 
-
-@code.function
-def ex2_answer() -> Any:
-    return IDF
-
-
-@code.function
-def ex2_copied_the_slip() -> Any:
-    return SLIP_IDF
-
-
-@code.function
-def ex2_inverted_ratio() -> Any:
-    return float(np.log(DF / len(DOCS)))
+code.add(  # 01.2
+    ex2_answer=lambda: IDF,
+    ex2_copied_the_slip=lambda: SLIP_IDF,
+    ex2_inverted_ratio=lambda: float(np.log(DF / len(DOCS))),
+)
 
 
 @code.function
@@ -90,20 +79,11 @@ def bow_cases(rng: np.random.Generator) -> list[tuple]:
 APPLE = np.stack([examples.APPLE_SENSES[k].double().numpy() for k in examples.APPLE_USES])  # (2, 2)
 USES = np.array(list(examples.APPLE_USES.values()), dtype=float)  # (2,)
 
-
-@code.function
-def ex4_answer() -> Any:
-    return text.usage_weighted_average(APPLE, USES)
-
-
-@code.function
-def ex4_unweighted_mean() -> Any:
-    return APPLE.mean(axis=0)
-
-
-@code.function
-def ex4_weights_swapped() -> Any:
-    return USES[::-1] @ APPLE / USES.sum()
+code.add(  # 01.4
+    ex4_answer=lambda: text.usage_weighted_average(APPLE, USES),
+    ex4_unweighted_mean=lambda: APPLE.mean(axis=0),
+    ex4_weights_swapped=lambda: USES[::-1] @ APPLE / USES.sum(),  # (2,)
+)
 
 
 code.values(

@@ -7,8 +7,6 @@ The text of the exercises is data, in ``data/ch02.yml``; it names the functions 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import torch
 
@@ -29,25 +27,12 @@ MONEY = _sentence(examples.BANK_SENTENCES[0])
 RIVER = _sentence(examples.BANK_SENTENCES[1])
 S_MONEY = MONEY @ MONEY.T  # (3, 3)
 
-
-@code.function
-def ex1_answer() -> Any:
-    return attnlib.softmax(S_MONEY)[1]
-
-
-@code.function
-def ex1_scores_as_weights() -> Any:
-    return S_MONEY[1]
-
-
-@code.function
-def ex1_sum_not_softmax() -> Any:
-    return S_MONEY[1] / S_MONEY[1].sum()
-
-
-@code.function
-def ex1_column_softmax() -> Any:
-    return attnlib.softmax(S_MONEY, dim=0)[1]
+code.add(  # 02.1
+    ex1_answer=lambda: attnlib.softmax(S_MONEY)[1],
+    ex1_scores_as_weights=lambda: S_MONEY[1],
+    ex1_sum_not_softmax=lambda: S_MONEY[1] / S_MONEY[1].sum(),
+    ex1_column_softmax=lambda: attnlib.softmax(S_MONEY, dim=0)[1],
+)
 
 
 @code.function
@@ -74,20 +59,11 @@ S_RIVER = RIVER @ RIVER.T  # (3, 3)
 W_RIVER = arr(attnlib.softmax(S_RIVER)[1])  # (3,)
 W_SLIP = S_RIVER[1] / S_RIVER[1].sum()  # the slip: no exponential
 
-
-@code.function
-def ex4_answer() -> Any:
-    return W_RIVER[0]
-
-
-@code.function
-def ex4_copied_the_slip() -> Any:
-    return W_SLIP[0]
-
-
-@code.function
-def ex4_score_not_weight() -> Any:
-    return S_RIVER[1, 0]
+code.add(  # 02.4
+    ex4_answer=lambda: W_RIVER[0],
+    ex4_copied_the_slip=lambda: W_SLIP[0],
+    ex4_score_not_weight=lambda: S_RIVER[1, 0],
+)
 
 
 code.values(

@@ -7,8 +7,6 @@ The text of the exercises is data, in ``data/ch03.yml``; it names the functions 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import torch
 
@@ -24,20 +22,11 @@ N_TOK, D_IN = examples.JOURNEY_INPUTS.shape
 D_K = 2
 _Q = examples.JOURNEY_INPUTS @ torch.zeros(D_IN, D_K)  # (n, d_k): only its shape is used
 
-
-@code.function
-def ex1_answer() -> Any:
-    return (_Q @ _Q.T).shape
-
-
-@code.function
-def ex1_qt_k() -> Any:
-    return (_Q.T @ _Q).shape
-
-
-@code.function
-def ex1_shape_of_q() -> Any:
-    return _Q.shape
+code.add(  # 03.1
+    ex1_answer=lambda: (_Q @ _Q.T).shape,  # (n, n)
+    ex1_qt_k=lambda: (_Q.T @ _Q).shape,  # (d_k, d_k)
+    ex1_shape_of_q=lambda: _Q.shape,
+)
 
 
 @code.function

@@ -8,7 +8,6 @@ The text of the exercises is data, in ``data/ch04.yml``; it names the functions 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import torch
@@ -25,25 +24,16 @@ Q = examples.MAGNITUDE_QUERY.double()
 K = {name.split()[0]: k.double() for name, k in examples.MAGNITUDE_KEYS.items()}
 D = Q.shape[0]
 
-
-@code.function
-def ex1_answer() -> Any:
-    return float(Q @ K['K2']) / math.sqrt(D)
-
-
-@code.function
-def ex1_missing_scale() -> Any:
-    return float(Q @ K['K2'])
+code.add(  # 04.1
+    ex1_answer=lambda: float(Q @ K["K2"]) / math.sqrt(D),
+    ex1_missing_scale=lambda: float(Q @ K["K2"]),
+    ex1_divide_by_dk=lambda: float(Q @ K["K2"]) / D,
+)
 
 
-@code.function
-def ex1_divide_by_dk() -> Any:
-    return float(Q @ K['K2']) / D
-
-
-@code.function
-def ex2_correct() -> Any:
-    return 'a' if Q @ K['K2'] > Q @ K['K3'] > Q @ K['K1'] else '?'
+code.add(  # 04.2
+    ex2_correct=lambda: "a" if Q @ K["K2"] > Q @ K["K3"] > Q @ K["K1"] else "?",
+)
 
 
 @code.function
@@ -74,9 +64,9 @@ def scaled_cases(rng: np.random.Generator) -> list[tuple]:
 
 code.values(
     q=Numbers(Q),
-    k2=Numbers(K['K2']),
+    k2=Numbers(K["K2"]),
     d=D,
-    k1=Numbers(K['K1']),
-    k3=Numbers(K['K3']),
+    k1=Numbers(K["K1"]),
+    k3=Numbers(K["K3"]),
     q_dot_k2=" + ".join(f"{a:g}·{b:g}" for a, b in zip(Q.tolist(), K["K2"].tolist())),
 )

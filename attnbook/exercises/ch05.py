@@ -7,8 +7,6 @@ The text of the exercises is data, in ``data/ch05.yml``; it names the functions 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import torch
 
@@ -22,20 +20,11 @@ code = ChapterCode("05")
 
 SCORES = np.array([2.0, 1.0, 0.1])
 
-
-@code.function
-def ex2_answer() -> Any:
-    return attnlib.softmax(SCORES)
-
-
-@code.function
-def ex2_sum_not_softmax() -> Any:
-    return SCORES / SCORES.sum()
-
-
-@code.function
-def ex2_not_normalised() -> Any:
-    return np.exp(SCORES)
+code.add(  # 05.2
+    ex2_answer=lambda: attnlib.softmax(SCORES),
+    ex2_sum_not_softmax=lambda: SCORES / SCORES.sum(),
+    ex2_not_normalised=lambda: np.exp(SCORES),
+)
 
 
 @code.function
@@ -65,20 +54,11 @@ RAW = np.array([2.0, 1.0, 0.0])
 SLIP = RAW * T  # the slip: multiplied by T
 E_SLIP = np.exp(SLIP)
 
-
-@code.function
-def ex4_answer() -> Any:
-    return RAW[0] / T
-
-
-@code.function
-def ex4_copied_the_slip() -> Any:
-    return SLIP[0]
-
-
-@code.function
-def ex4_weight_not_score() -> Any:
-    return attnlib.softmax(RAW, temperature=T)[0]
+code.add(  # 05.4
+    ex4_answer=lambda: RAW[0] / T,
+    ex4_copied_the_slip=lambda: SLIP[0],
+    ex4_weight_not_score=lambda: attnlib.softmax(RAW, temperature=T)[0],
+)
 
 
 code.values(

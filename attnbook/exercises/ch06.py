@@ -8,7 +8,6 @@ The text of the exercises is data, in ``data/ch06.yml``; it names the functions 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import torch
@@ -22,38 +21,20 @@ code = ChapterCode("06")
 
 D1 = 64
 
-
-@code.function
-def ex1_answer() -> Any:
-    return math.sqrt(scaling.expected_dot_variance(D1))
-
-
-@code.function
-def ex1_variance_not_std() -> Any:
-    return scaling.expected_dot_variance(D1)
-
-
-@code.function
-def ex1_already_scaled() -> Any:
-    return 1.0
+code.add(  # 06.1
+    ex1_answer=lambda: math.sqrt(scaling.expected_dot_variance(D1)),
+    ex1_variance_not_std=lambda: scaling.expected_dot_variance(D1),
+    ex1_already_scaled=lambda: 1.0,
+)
 
 
 D2 = 256
 
-
-@code.function
-def ex2_answer() -> Any:
-    return 1 / math.sqrt(scaling.expected_dot_variance(D2))
-
-
-@code.function
-def ex2_divide_by_dk() -> Any:
-    return 1 / D2
-
-
-@code.function
-def ex2_not_inverted() -> Any:
-    return math.sqrt(D2)
+code.add(  # 06.2
+    ex2_answer=lambda: 1 / math.sqrt(scaling.expected_dot_variance(D2)),
+    ex2_divide_by_dk=lambda: 1 / D2,
+    ex2_not_inverted=lambda: math.sqrt(D2),
+)
 
 
 @code.function

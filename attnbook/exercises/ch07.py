@@ -8,7 +8,6 @@ The text of the exercises is data, in ``data/ch07.yml``; it names the functions 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import torch
@@ -17,7 +16,7 @@ import attnlib
 from attnlib import examples
 
 from ._helpers import randn
-from ._registry import ChapterCode, Numbers
+from ._registry import ChapterCode, Numbers, Rows
 
 code = ChapterCode("07")
 
@@ -28,40 +27,19 @@ S = E @ E.T  # (3, 3)
 SCALED = S / math.sqrt(D)  # (3, 3)
 WORDS = examples.HAPPY_WORDS
 
-
-@code.function
-def ex1_answer() -> Any:
-    return SCALED[1]
-
-
-@code.function
-def ex1_missing_scale() -> Any:
-    return S[1]
+code.add(  # 07.1
+    ex1_answer=lambda: SCALED[1],
+    ex1_missing_scale=lambda: S[1],
+    ex1_divide_by_dk=lambda: S[1] / D,
+)
 
 
-@code.function
-def ex1_divide_by_dk() -> Any:
-    return S[1] / D
-
-
-@code.function
-def ex2_answer() -> Any:
-    return attnlib.softmax(SCALED)[0]
-
-
-@code.function
-def ex2_scores_as_weights() -> Any:
-    return SCALED[0]
-
-
-@code.function
-def ex2_unscaled_softmax() -> Any:
-    return attnlib.softmax(S)[0]
-
-
-@code.function
-def ex2_column_softmax() -> Any:
-    return attnlib.softmax(SCALED, dim=0)[0]
+code.add(  # 07.2
+    ex2_answer=lambda: attnlib.softmax(SCALED)[0],
+    ex2_scores_as_weights=lambda: SCALED[0],
+    ex2_unscaled_softmax=lambda: attnlib.softmax(S)[0],
+    ex2_column_softmax=lambda: attnlib.softmax(SCALED, dim=0)[0],
+)
 
 
 ROW = 2  # "happy"
@@ -69,20 +47,11 @@ EXP = np.exp(SCALED[ROW])
 EXP_SLIP = EXP.copy()
 EXP_SLIP[1] = np.exp(S[ROW, 1])  # the slip: exp of the unscaled middle score
 
-
-@code.function
-def ex3_answer() -> Any:
-    return EXP[1]
-
-
-@code.function
-def ex3_copied_the_slip() -> Any:
-    return EXP_SLIP[1]
-
-
-@code.function
-def ex3_rounded_early() -> Any:
-    return float(np.exp(np.round(SCALED[ROW, 1], 2)))
+code.add(  # 07.3
+    ex3_answer=lambda: EXP[1],
+    ex3_copied_the_slip=lambda: EXP_SLIP[1],
+    ex3_rounded_early=lambda: float(np.exp(np.round(SCALED[ROW, 1], 2))),
+)
 
 
 @code.function
@@ -111,9 +80,7 @@ def sa_cases(rng: np.random.Generator) -> list[tuple]:
 
 
 code.values(
-    e_0=Numbers(E[0]),
-    e_1=Numbers(E[1]),
-    e_2=Numbers(E[2]),
+    embeddings=Rows(E),
     d=D,
     scores_am=Numbers(S[1]),
     scaled_i=Numbers(SCALED[0]),

@@ -8,7 +8,6 @@ The text of the exercises is data, in ``data/ch08.yml``; it names the functions 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
@@ -33,60 +32,34 @@ W = attnlib.softmax(SCALED)  # (3,)
 _keys = ", ".join(f"{w} = {fmt(k, 1)}" for w, k in zip(WORDS, K))
 _values = ", ".join(f"{w} = {fmt(v, 1)}" for w, v in zip(WORDS, V))
 
-
-@code.function
-def ex1_answer() -> Any:
-    return W
-
-
-@code.function
-def ex1_unscaled_softmax() -> Any:
-    return attnlib.softmax(RAW)
+code.add(  # 08.1
+    ex1_answer=lambda: W,
+    ex1_unscaled_softmax=lambda: attnlib.softmax(RAW),
+    ex1_scores_as_weights=lambda: SCALED,
+)
 
 
-@code.function
-def ex1_scores_as_weights() -> Any:
-    return SCALED
-
-
-@code.function
-def ex2_answer() -> Any:
-    return W @ V
-
-
-@code.function
-def ex2_rounded_early() -> Any:
-    return np.round(W, 2) @ V
-
-
-@code.function
-def ex2_weights_times_keys() -> Any:
-    return W @ K
+code.add(  # 08.2
+    ex2_answer=lambda: W @ V,  # (2,)
+    ex2_rounded_early=lambda: np.round(W, 2) @ V,  # (2,)
+    ex2_weights_times_keys=lambda: W @ K,  # (2,)
+)
 
 
 SLIP_DIV = 1.41  # the slip: a rounded √2
 SLIP = RAW / SLIP_DIV
 EXP_SLIP = np.exp(SLIP)
 
-
-@code.function
-def ex3_answer() -> Any:
-    return SCALED[0]
-
-
-@code.function
-def ex3_copied_the_slip() -> Any:
-    return SLIP[0]
+code.add(  # 08.3
+    ex3_answer=lambda: SCALED[0],
+    ex3_copied_the_slip=lambda: SLIP[0],
+    ex3_missing_scale=lambda: RAW[0],
+)
 
 
-@code.function
-def ex3_missing_scale() -> Any:
-    return RAW[0]
-
-
-@code.function
-def ex4_correct() -> Any:
-    return 'a' if attnlib.softmax(2 * SCALED)[0] > W[0] else 'c'
+code.add(  # 08.4
+    ex4_correct=lambda: "a" if attnlib.softmax(2 * SCALED)[0] > W[0] else "c",
+)
 
 
 code.values(

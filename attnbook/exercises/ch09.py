@@ -8,7 +8,6 @@ The text of the exercises is data, in ``data/ch09.yml``; it names the functions 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import torch
@@ -17,7 +16,7 @@ import attnlib
 from attnlib import examples
 
 from ._helpers import randn
-from ._registry import ChapterCode, Numbers
+from ._registry import ChapterCode, Rows
 
 code = ChapterCode("09")
 
@@ -28,35 +27,18 @@ D = Q.shape[1]
 S = Q @ Q.T  # (3, 3)
 W = attnlib.softmax(S / math.sqrt(D))  # (3, 3)
 
-
-@code.function
-def ex1_answer() -> Any:
-    return S[0] / math.sqrt(D)
-
-
-@code.function
-def ex1_missing_scale() -> Any:
-    return S[0]
+code.add(  # 09.1
+    ex1_answer=lambda: S[0] / math.sqrt(D),
+    ex1_missing_scale=lambda: S[0],
+    ex1_divide_by_dk=lambda: S[0] / D,
+)
 
 
-@code.function
-def ex1_divide_by_dk() -> Any:
-    return S[0] / D
-
-
-@code.function
-def ex2_answer() -> Any:
-    return W[2] @ V
-
-
-@code.function
-def ex2_mixed_queries() -> Any:
-    return W[2] @ Q
-
-
-@code.function
-def ex2_unscaled_softmax() -> Any:
-    return attnlib.softmax(S)[2] @ V
+code.add(  # 09.2
+    ex2_answer=lambda: W[2] @ V,  # (4,)
+    ex2_mixed_queries=lambda: W[2] @ Q,  # (4,)
+    ex2_unscaled_softmax=lambda: attnlib.softmax(S)[2] @ V,  # (4,)
+)
 
 
 @code.function
@@ -80,12 +62,8 @@ def w_cases(rng: np.random.Generator) -> list[tuple]:
 
 
 code.values(
-    q_0=Numbers(Q[0]),
-    q_1=Numbers(Q[1]),
-    q_2=Numbers(Q[2]),
+    q_rows=Rows(Q),
     d=D,
-    v_0=Numbers(V[0]),
-    v_1=Numbers(V[1]),
-    v_2=Numbers(V[2]),
+    v_rows=Rows(V),
     sqrt_d=math.sqrt(D),
 )

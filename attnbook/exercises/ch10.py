@@ -7,8 +7,6 @@ The text of the exercises is data, in ``data/ch10.yml``; it names the functions 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import torch
 
@@ -24,19 +22,12 @@ def causal_cases(rng: np.random.Generator) -> list[tuple]:
     return [(n,) for n in (1, 3, 5, int(rng.integers(6, 10)))]
 
 
-@code.function
-def ex1_mask_orientation(n):
-    return torch.ones(n, n, dtype=torch.bool).triu()
-
-
-@code.function
-def ex1_diagonal_excluded(n):
-    return torch.ones(n, n, dtype=torch.bool).tril(-1)
-
-
-@code.function
-def ex1_mask_sign(n):
-    return ~attnlib.causal_mask(n)
+code.add(  # 10.1
+    causal_mask=attnlib.causal_mask,
+    ex1_mask_orientation=lambda n: torch.ones(n, n, dtype=torch.bool).triu(),
+    ex1_diagonal_excluded=lambda n: torch.ones(n, n, dtype=torch.bool).tril(-1),
+    ex1_mask_sign=lambda n: ~attnlib.causal_mask(n),
+)
 
 
 @code.function
@@ -54,9 +45,10 @@ def pad_off_by_one(lengths: list[int], n: int) -> torch.Tensor:
     return torch.arange(n)[None, None, :] <= torch.tensor(lengths)[:, None, None]  # (batch, 1, n)
 
 
-@code.function
-def ex2_mask_sign(lengths, n):
-    return ~attnlib.padding_mask(lengths, n)
+code.add(  # 10.2
+    padding_mask=attnlib.padding_mask,
+    ex2_mask_sign=lambda lengths, n: ~attnlib.padding_mask(lengths, n),
+)
 
 
 N_KEYS = 4  # 10.3: every key of a row masked with -1e9, then a plain softmax
@@ -65,24 +57,11 @@ UNIFORM = float(attnlib.softmax(torch.full((N_KEYS,), -1e9, dtype=torch.float64)
 _X = torch.zeros(2, 5, 16)  # (B, S, D): only the shape is used
 _W = torch.zeros(16, 8)  # (D, d_k)
 
-
-@code.function
-def ex4_answer() -> Any:
-    return (_X @ _W @ (_X @ _W).transpose(-2, -1)).shape
-
-
-@code.function
-def ex4_qt_k() -> Any:
-    return ((_X @ _W).transpose(-2, -1) @ (_X @ _W)).shape
-
-
-@code.function
-def ex4_batch_dropped() -> Any:
-    return (5, 5)
-
-
-code.function(attnlib.causal_mask)
-code.function(attnlib.padding_mask)
+code.add(  # 10.4
+    ex4_answer=lambda: ((_X @ _W) @ (_X @ _W).transpose(-2, -1)).shape,  # (B, S, S)
+    ex4_qt_k=lambda: ((_X @ _W).transpose(-2, -1) @ (_X @ _W)).shape,  # (B, d_k, d_k)
+    ex4_batch_dropped=lambda: (5, 5),
+)
 
 code.values(
     n_keys=N_KEYS,

@@ -7,8 +7,6 @@ The text of the exercises is data, in ``data/ch11.yml``; it names the functions 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 import attnlib
@@ -63,10 +61,11 @@ def sa_cases(rng: np.random.Generator) -> list[tuple]:
             for length, dm, dk, dv in ((4, 5, 4, 3), (3, 4, 9, 2), (6, 3, 16, 4))]
 
 
-ex2_missing_scale = code.function(_sa_with_scale(lambda d: 1.0), name='ex2_missing_scale')
+code.add(  # 11.2
+    ex2_missing_scale=_sa_with_scale(lambda d: 1.0),
+    ex2_divide_by_dk=_sa_with_scale(lambda d: 1.0 / d),
+)
 
-
-ex2_divide_by_dk = code.function(_sa_with_scale(lambda d: 1.0 / d), name='ex2_divide_by_dk')
 
 Y_HAT = np.array([0.5, -1.0, 2.0, 0.0])
 TARGET = np.array([0.0, 0.0, 1.0, 1.0])
@@ -78,19 +77,11 @@ def mse_grad() -> np.ndarray:
     return 2.0 * (Y_HAT - TARGET) / Y_HAT.shape[0]
 
 
-@code.function
-def ex3_forgot_two() -> Any:
-    return (Y_HAT - TARGET) / Y_HAT.shape[0]
-
-
-@code.function
-def ex3_forgot_mean() -> Any:
-    return 2.0 * (Y_HAT - TARGET)
-
-
-@code.function
-def ex3_sign_flipped() -> Any:
-    return -mse_grad()
+code.add(  # 11.3
+    ex3_forgot_two=lambda: (Y_HAT - TARGET) / Y_HAT.shape[0],
+    ex3_forgot_mean=lambda: 2.0 * (Y_HAT - TARGET),
+    ex3_sign_flipped=lambda: -mse_grad(),
+)
 
 
 code.values(

@@ -7,8 +7,6 @@ The text of the exercises is data, in ``data/ch12.yml``; it names the functions 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from attnlib import cost, examples, recurrence, text
@@ -21,48 +19,27 @@ code = ChapterCode("12")
 TOKENS = text.tokenize(examples.BANK_LOAN_SENTENCE)
 PATH = recurrence.path_counts(TOKENS, "bank", "it")
 
-
-@code.function
-def ex1_answer() -> Any:
-    return PATH.rnn_path_length
-
-
-@code.function
-def ex1_sentence_length() -> Any:
-    return PATH.rnn_steps_total
-
-
-@code.function
-def ex1_counted_words() -> Any:
-    return PATH.rnn_path_length + 1
-
-
-@code.function
-def ex1_attention_path() -> Any:
-    return PATH.attention_path_length
+code.add(  # 12.1
+    ex1_answer=lambda: PATH.rnn_path_length,
+    ex1_sentence_length=lambda: PATH.rnn_steps_total,
+    ex1_counted_words=lambda: PATH.rnn_path_length + 1,
+    ex1_attention_path=lambda: PATH.attention_path_length,
+)
 
 
 N, D = 10, 64
 
-
-@code.function
-def ex2_answer() -> Any:
-    return recurrence.multiply_adds(N, D)['attention']
-
-
-@code.function
-def ex2_no_projections() -> Any:
-    return 2 * N * N * D
+code.add(  # 12.2
+    ex2_answer=lambda: recurrence.multiply_adds(N, D)["attention"],
+    ex2_no_projections=lambda: 2 * N * N * D,
+    ex2_scores_only=lambda: 3 * N * D * D + N * N * D,
+)
 
 
-@code.function
-def ex2_scores_only() -> Any:
-    return 3 * N * D * D + N * N * D
-
-
-@code.function
-def ex3_correct() -> Any:
-    return 'b' if cost.score_matrix_bytes(1, 1, 2 * N) == 4 * cost.score_matrix_bytes(1, 1, N) else '?'
+code.add(  # 12.3
+    ex3_correct=lambda: ("b" if cost.score_matrix_bytes(1, 1, 2 * N) == 4 * cost.score_matrix_bytes(1, 1, N)
+                         else "?"),
+)
 
 
 @code.function

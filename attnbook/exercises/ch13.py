@@ -7,8 +7,6 @@ The text of the exercises is data, in ``data/ch13.yml``; it names the functions 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import torch
 
@@ -60,28 +58,19 @@ def merge_cases(rng: np.random.Generator) -> list[tuple]:
     return [(randn(rng, b, h, n, d),) for b, h, n, d in ((1, 2, 3, 2), (2, 3, 4, 5), (1, 4, 2, 3))]
 
 
-@code.function
-def ex2_heads_interleaved(x):
-    return x.permute(0, 2, 3, 1).reshape(x.shape[0], x.shape[2], -1)
+code.add(  # 13.2
+    ex2_heads_interleaved=lambda x: x.permute(0, 2, 3, 1).reshape(x.shape[0], x.shape[2], -1),  # (B, n, d_head·h)
+)
 
 
 D_MODEL, H = 512, 8
 _MHA = attnlib.MultiHeadAttention(D_MODEL, H)
 
-
-@code.function
-def ex3_answer() -> Any:
-    return _MHA.d_head if hasattr(_MHA, 'd_head') else D_MODEL // H
-
-
-@code.function
-def ex3_full_width_heads() -> Any:
-    return D_MODEL
-
-
-@code.function
-def ex3_multiplied() -> Any:
-    return D_MODEL * H
+code.add(  # 13.3
+    ex3_answer=lambda: _MHA.d_head if hasattr(_MHA, "d_head") else D_MODEL // H,
+    ex3_full_width_heads=lambda: D_MODEL,
+    ex3_multiplied=lambda: D_MODEL * H,
+)
 
 
 SC = np.array([1.0, 2.0, 3.0])  # the scores of token 2 (index 1) against keys 1, 2, 3
@@ -90,20 +79,11 @@ MASKED = np.where(ALLOWED, SC, -np.inf)
 EXP = np.exp(MASKED)
 EXP_SLIP = np.where(ALLOWED, EXP, 1.0)  # the slip: e^(−∞) written as 1
 
-
-@code.function
-def ex4_answer() -> Any:
-    return EXP[2]
-
-
-@code.function
-def ex4_exp_of_zero() -> Any:
-    return EXP_SLIP[2]
-
-
-@code.function
-def ex4_weight_not_exp() -> Any:
-    return (EXP_SLIP / EXP_SLIP.sum())[2]
+code.add(  # 13.4
+    ex4_answer=lambda: EXP[2],
+    ex4_exp_of_zero=lambda: EXP_SLIP[2],
+    ex4_weight_not_exp=lambda: (EXP_SLIP / EXP_SLIP.sum())[2],
+)
 
 
 code.values(

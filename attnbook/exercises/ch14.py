@@ -7,8 +7,6 @@ The text of the exercises is data, in ``data/ch14.yml``; it names the functions 
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import torch
 
@@ -24,25 +22,12 @@ code = ChapterCode("14")
 B, H, N = 8, 8, 1024
 MIB = 2**20
 
-
-@code.function
-def ex1_answer() -> Any:
-    return cost.score_matrix_bytes(B, H, N) / MIB
-
-
-@code.function
-def ex1_forgot_bytes() -> Any:
-    return B * H * N * N / MIB
-
-
-@code.function
-def ex1_one_matrix() -> Any:
-    return cost.score_matrix_bytes(1, 1, N) / MIB
-
-
-@code.function
-def ex1_float64() -> Any:
-    return cost.score_matrix_bytes(B, H, N, dtype=torch.float64) / MIB
+code.add(  # 14.1
+    ex1_answer=lambda: cost.score_matrix_bytes(B, H, N) / MIB,
+    ex1_forgot_bytes=lambda: B * H * N * N / MIB,
+    ex1_one_matrix=lambda: cost.score_matrix_bytes(1, 1, N) / MIB,
+    ex1_float64=lambda: cost.score_matrix_bytes(B, H, N, dtype=torch.float64) / MIB,
+)
 
 
 @code.function
@@ -88,25 +73,17 @@ M2 = max(M1, BLOCK2.max())
 L1_RESCALED = L1 * np.exp(M1 - M2)
 L_SLIP = L1 + np.exp(BLOCK2 - M2).sum()  # the slip: no rescale
 
-
-@code.function
-def ex3_answer() -> Any:
-    return L1_RESCALED
-
-
-@code.function
-def ex3_no_rescale() -> Any:
-    return L1
+code.add(  # 14.3
+    ex3_answer=lambda: L1_RESCALED,
+    ex3_no_rescale=lambda: L1,
+    ex3_rescale_sign=lambda: L1 * np.exp(M2 - M1),
+)
 
 
-@code.function
-def ex3_rescale_sign() -> Any:
-    return L1 * np.exp(M2 - M1)
-
-
-@code.function
-def ex4_correct() -> Any:
-    return 'b' if cost.attention_flops(1, 1, 2 * N, 2 * N, 64) == 4 * cost.attention_flops(1, 1, N, N, 64) else '?'
+code.add(  # 14.4
+    ex4_correct=lambda: ("b" if cost.attention_flops(1, 1, 2 * N, 2 * N, 64) == 4 * cost.attention_flops(1, 1, N, N, 64)
+                         else "?"),
+)
 
 
 code.values(
