@@ -73,26 +73,26 @@ def happy_row1_exp_sum() -> Value:
     )
 
 
+def _weights_of(token: int, word: str) -> Numeric:
+    """The attention weights of one token, and the document's route: softmax of its printed logits
+    (the row ``token`` of the nine printed scaled scores)."""
+    row = slice(3 * token, 3 * token + 3)
+    return Numeric(
+        exact=_weights()[token],
+        route=Route(("happy-scaled-correct",), lambda s: _softmax(s[row]), f"softmax of the printed logits of '{word}'"),
+    )
+
+
 @check("happy-weights-am")
 def happy_weights_am() -> Value:
     """Attention weights of 'am'."""
-    return Numeric(
-        exact=_weights()[1],
-        route=Route(
-            ("happy-scaled-correct",), lambda s: _softmax(s[3:6]), "softmax of the printed logits of 'am'"
-        ),
-    )
+    return _weights_of(1, "am")
 
 
 @check("happy-weights-happy")
 def happy_weights_happy() -> Value:
     """Attention weights of 'happy'."""
-    return Numeric(
-        exact=_weights()[2],
-        route=Route(
-            ("happy-scaled-correct",), lambda s: _softmax(s[6:9]), "softmax of the printed logits of 'happy'"
-        ),
-    )
+    return _weights_of(2, "happy")
 
 
 def _sum_of_terms(terms: np.ndarray) -> np.ndarray:
