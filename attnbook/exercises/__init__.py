@@ -11,7 +11,25 @@ Used in: the "Exercises" section of chapters 01-14 and 16-18, and the "Exercises
 
 from __future__ import annotations
 
-from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14, ch16, ch17, ch18
+from . import (
+    ch01,
+    ch02,
+    ch03,
+    ch04,
+    ch05,
+    ch06,
+    ch07,
+    ch08,
+    ch09,
+    ch10,
+    ch11,
+    ch12,
+    ch13,
+    ch14,
+    ch16,
+    ch17,
+    ch18,
+)
 from ._core import (
     KIND_LABELS,
     Choice,

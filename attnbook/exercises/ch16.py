@@ -8,7 +8,7 @@ import torch
 import attnlib
 from attnlib import decoding
 
-from ._core import Code, Exercise, FindError, Misconception, Mistake, Numeric, Section, fmt
+from ._core import Code, Exercise, FindError, Misconception, Mistake, Numeric, Section
 from ._helpers import randn
 
 CH = "16_decoding"
