@@ -89,15 +89,7 @@ def test_the_glossary_covers_the_terms_a_reader_meets() -> None:
     assert required <= _glossary_terms(), sorted(required - _glossary_terms())
 
 
-# Chapter 13's two long code cells (the shape trace, 32 lines, and "Check yourself", 31) belong to the
-# change that moves chapter helpers into attnlib (issue in progress in parallel); strict: once they
-# are short, this mark fails and must go.
-_PENDING_LONG = {"13_multihead_causal.ipynb": "code cells c05 and c28 are over 30 lines (being moved into attnlib)"}
-_LENGTH_CASES = [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=_PENDING_LONG[p.name]))
-                 if p.name in _PENDING_LONG else p for p in CHAPTERS]
-
-
-@pytest.mark.parametrize("path", _LENGTH_CASES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
 def test_cells_are_short_enough_to_read(path: Path) -> None:
     nb = json.loads(path.read_text(encoding="utf-8"))
     for c in nb["cells"]:

@@ -3,11 +3,18 @@ outputs and figures to the committed ones (the committed notebook is the first b
 second). Unlike nbval this compares raw bytes with no sanitizer, and PNG figures too.
 
 Cells marked ``# NBVAL_IGNORE_OUTPUT`` (timings) and widget model ids are excluded.
+
+The widget state stored in a notebook's metadata is compared too: the site is built from the committed
+notebooks without executing them, and that state (every slider's numbers and its ES module) is what
+the static page runs. A stale state (say, a widget's .js changed and the chapter was not re-executed)
+fails here.
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import re
 from pathlib import Path
 
 import nbformat
@@ -17,6 +24,7 @@ from nbclient import NotebookClient
 BOOK = Path(__file__).resolve().parents[1] / "book"
 NOTEBOOKS = sorted(p for p in BOOK.glob("*.ipynb"))
 COMPARED = ("text/plain", "text/markdown", "text/html", "text/latex", "image/png")
+STATE_MIME = "application/vnd.jupyter.widget-state+json"
 
 
 def _outputs(cell: dict) -> list[tuple[str, str]]:
@@ -39,6 +47,12 @@ def _outputs(cell: dict) -> list[tuple[str, str]]:
     return found
 
 
+def _widget_states(nb: nbformat.NotebookNode) -> list[str]:
+    """Every widget model stored in the notebook's metadata, as sorted JSON with model ids blanked."""
+    state = nb.metadata.get("widgets", {}).get(STATE_MIME, {}).get("state", {})
+    return sorted(re.sub(r"IPY_MODEL_[0-9a-f]+", "IPY_MODEL_*", json.dumps(m, sort_keys=True)) for m in state.values())
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_second_execution_is_byte_identical(path: Path) -> None:
     committed = nbformat.read(path, as_version=4)
@@ -48,3 +62,6 @@ def test_second_execution_is_byte_identical(path: Path) -> None:
         if a.cell_type != "code" or a.source.lstrip().startswith("# NBVAL_IGNORE_OUTPUT"):
             continue
         assert _outputs(a) == _outputs(b), f"{path.name}, cell {i}: outputs differ between two executions"
+    assert _widget_states(committed) == _widget_states(fresh), (
+        f"{path.name}: the widget state stored in the notebook differs from a fresh execution's; the site "
+        f"would publish the stale one: re-execute it (make execute NB=book/{path.name})")
