@@ -99,30 +99,30 @@ def _sum_of_terms(terms: np.ndarray) -> np.ndarray:
     return terms.reshape(3, 3).sum(axis=0)  # (3,): the three printed terms added
 
 
-def _context_of(token: int, terms_row: str) -> Numeric:
+def _context_of(token: int, *, printed_terms: str) -> Numeric:
     """The context vector of one token, and the document's route: the sum of its printed terms."""
     return Numeric(
         exact=_context()[token],
-        route=Route((terms_row,), _sum_of_terms, "the sum of the printed terms"),
+        route=Route((printed_terms,), _sum_of_terms, "the sum of the printed terms"),
     )
 
 
 @check("happy-context-i")
 def happy_context_i() -> Value:
     """Context vector of 'I'."""
-    return _context_of(0, "doc002-context-terms-i")
+    return _context_of(0, printed_terms="doc002-context-terms-i")
 
 
 @check("happy-context-am")
 def happy_context_am() -> Value:
     """Context vector of 'am'."""
-    return _context_of(1, "doc002-context-terms-am")
+    return _context_of(1, printed_terms="doc002-context-terms-am")
 
 
 @check("happy-context-happy")
 def happy_context_happy() -> Value:
     """Context vector of 'happy'."""
-    return _context_of(2, "doc002-context-terms-happy")
+    return _context_of(2, printed_terms="doc002-context-terms-happy")
 
 
 @check("happy-scores-correct")

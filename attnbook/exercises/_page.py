@@ -16,6 +16,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from attnlib.widgets.sliders import dom_helpers_js
+
 from ._core import KIND_LABELS, REPOSITORY, TITLES, Choice, Code, Exercise, FindError, Numeric
 
 _HERE = Path(__file__).resolve().parent
@@ -97,7 +99,7 @@ class ExerciseSet:
 
     def _repr_html_(self) -> str:
         css = (_HERE / "exercise.css").read_text(encoding="utf-8")
-        js = (_HERE / "exercise.js").read_text(encoding="utf-8")
+        js = dom_helpers_js() + "\n" + (_HERE / "exercise.js").read_text(encoding="utf-8")
         data = _json_for_html([export(ex) for ex in self.exercises])
         cards = "".join(_card(ex) for ex in self.exercises)
         return (f'<div class="attnex-set"><style>{css}</style>'

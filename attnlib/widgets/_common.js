@@ -94,16 +94,6 @@ function fmt(x, digits = 3) {
 }
 
 // --- DOM ------------------------------------------------------------------------------------------
-function h(tag, attrs = {}, children = []) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v);
-  }
-  for (const c of children) el.append(c);
-  return el;
-}
-
 function s(tag, attrs = {}) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) {
