@@ -58,13 +58,7 @@ def test_the_five_documents_have_entries() -> None:
         assert f"doc{n}" in keys, f"references.bib has no entry doc{n}"
 
 
-# Chapter 17 (attention that learns) is written in parallel; its owner adds the citation.
-_PENDING_CITE = {"17_learning.ipynb": "its Reproduces line names document 003 without {cite}"}
-_CITE_CASES = [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=_PENDING_CITE[p.name]))
-               if p.name in _PENDING_CITE else p for p in CHAPTERS]
-
-
-@pytest.mark.parametrize("path", _CITE_CASES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
 def test_reproduces_line_cites_every_document_it_names(path: Path) -> None:
     lines = [m.group(0) for _, text in _markdown(path) for m in re.finditer(r"\*\*Reproduces:\*\*[^\n]*", text)]
     assert len(lines) == 1, f"{path.name}: expected one **Reproduces:** line, found {len(lines)}"

@@ -7,12 +7,30 @@ they are answered in the page itself (``exercise.js`` runs the same rule on the 
 :func:`export`). Each chapter's exercises are text in ``data/chNN.yml`` and computations in
 ``chNN.py`` (``_load`` puts the two together).
 
-Used in: the "Exercises" section of chapters 01-14, and the "Exercises" page.
+Used in: the "Exercises" section of chapters 01-14 and 16-18, and the "Exercises" page.
 """
 
 from __future__ import annotations
 
-from . import ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14
+from . import (
+    ch01,
+    ch02,
+    ch03,
+    ch04,
+    ch05,
+    ch06,
+    ch07,
+    ch08,
+    ch09,
+    ch10,
+    ch11,
+    ch12,
+    ch13,
+    ch14,
+    ch16,
+    ch17,
+    ch18,
+)
 from ._core import (
     KIND_LABELS,
     Choice,
@@ -30,7 +48,7 @@ from ._core import (
 from ._load import exercises_of
 from ._page import Catalogue, ExerciseSet, catalogue, export, show
 
-_MODULES = (ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14)
+_MODULES = (ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14, ch16, ch17, ch18)
 EXERCISES: dict[str, Exercise] = {ex.id: ex for mod in _MODULES for ex in exercises_of(mod)}
 
 
