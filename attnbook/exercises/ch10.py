@@ -1,7 +1,7 @@
 """Exercises of chapter 10, "Attention in PyTorch": the computations (answers, wrong answers, code, values).
 
 The text of the exercises is data, in ``data/ch10.yml``; it names the functions registered here on
-``code`` and shows the values of :meth:`~attnbook.exercises._registry.ChapterCode.values` in its
+``code`` and shows the values of ``code.values(...)`` in its
 ``{name}`` fields (``attnbook.exercises._load`` puts the two together).
 """
 
