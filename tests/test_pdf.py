@@ -41,7 +41,7 @@ def _title(path: Path) -> str:
 def _plain(text: str) -> str:
     """Compare text across LaTeX's typography: quotes, dashes, √, math and whitespace."""
     text = text.replace("“", '"').replace("”", '"').replace("’", "'").replace("‘", "'").replace("–", "-")
-    text = re.sub(r"\$[^$]*\$", "", text).replace("√", "").replace("_", "")
+    text = re.sub(r"\$[^$]*\$", "", text).replace("√", "").replace("_", "").replace("ₖ", "k").replace("ᵀ", "t")
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
@@ -162,6 +162,8 @@ def test_page_count_and_every_chapter_named(pdf: Path) -> None:
     for page in ("Glossary", "Bibliography", "Notation and shapes", "Errata"):
         assert page.lower() in body
     assert body.count("interactive on the web page") >= 4
+    missing = [line.strip() for page in pages for line in page.splitlines() if "\ufffd" in line]
+    assert not missing, f"characters the PDF's fonts cannot print (shown as a box): {missing[:5]}"
 
 
 def test_a_math_page_and_a_figure_page_render(pdf: Path, tmp_path: Path) -> None:
@@ -179,3 +181,15 @@ def test_a_math_page_and_a_figure_page_render(pdf: Path, tmp_path: Path) -> None
     _not_blank(img, "figure")
     colour = (img.max(axis=-1) - img.min(axis=-1) > 0.2).mean()  # the orange tile and the blue done tiles
     assert colour > 0.005, f"the figure page has no colour ({colour:.2%})"
+
+
+def test_headings_set_script_letters_with_roles_and_leave_the_prose() -> None:
+    nb = {"cells": [{"cell_type": "markdown", "source": "# Why divide by √dₖ\n\nThe prose keeps √dₖ and Kᵀ.\n"},
+                    {"cell_type": "markdown", "source": "## Step 3: Q × Kᵀ"},
+                    {"cell_type": "code", "source": "# Kᵀ in a comment",
+                     "outputs": [{"output_type": "display_data", "data": {"text/markdown": "### Step 3: Q × Kᵀ\n"}}]}]}
+    assert pdf_source.print_headings(nb) == 3
+    assert nb["cells"][0]["source"] == "# Why divide by √d{sub}`k`\n\nThe prose keeps √dₖ and Kᵀ.\n"
+    assert nb["cells"][1]["source"] == "## Step 3: Q × K{sup}`T`"
+    assert nb["cells"][2]["source"] == "# Kᵀ in a comment"
+    assert nb["cells"][2]["outputs"][0]["data"]["text/markdown"] == "### Step 3: Q × K{sup}`T`\n"

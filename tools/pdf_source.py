@@ -209,6 +209,44 @@ def print_notebook(nb: dict[str, Any]) -> int:
     return replaced
 
 
+#: Unicode sub- and superscript letters the site's titles use (√dₖ, Kᵀ), and the role that sets each
+#: in print: LaTeX's heading font has no glyph for them and would print a blank box.
+_SCRIPT_LETTERS = {"ₖ": ("sub", "k"), "ᵥ": ("sub", "v"), "ᵢ": ("sub", "i"), "ⱼ": ("sub", "j"), "ₙ": ("sub", "n"),
+                   "ₘ": ("sub", "m"), "ᵀ": ("sup", "T")}
+_SCRIPT_RUN = re.compile(f"[{''.join(_SCRIPT_LETTERS)}]")
+
+
+def _role(match: re.Match[str]) -> str:
+    role, letter = _SCRIPT_LETTERS[match.group(0)]
+    return f"{{{role}}}`{letter}`"
+
+
+def _headings_with_roles(text: str) -> tuple[str, int]:
+    lines = text.split("\n")
+    changed = 0
+    for i, line in enumerate(lines):
+        if line.startswith("#") and _SCRIPT_RUN.search(line):
+            lines[i] = _SCRIPT_RUN.sub(_role, line)
+            changed += 1
+    return "\n".join(lines), changed
+
+
+def print_headings(nb: dict[str, Any]) -> int:
+    """Set the sub- and superscript letters of every markdown heading of ``nb`` (in markdown cells and
+    in Markdown outputs, such as the audit's tables) with the ``{sub}`` and ``{sup}`` roles, in place;
+    return how many headings changed."""
+    changed = 0
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            cell["source"], n = _headings_with_roles("".join(cell["source"]))
+            changed += n
+        for out in cell.get("outputs", []):
+            if "text/markdown" in out.get("data", {}):
+                out["data"]["text/markdown"], n = _headings_with_roles("".join(out["data"]["text/markdown"]))
+                changed += n
+    return changed
+
+
 def write(dest: Path) -> int:
     """Write the print copy into ``dest`` (emptied first); return the number of widgets replaced."""
     if dest.exists():
@@ -234,7 +272,8 @@ def write(dest: Path) -> int:
     for path in sorted((dest / "book").glob("*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
         n = print_notebook(nb)
-        if n:
+        headings = print_headings(nb)
+        if n or headings:
             path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         total += n
     return total
