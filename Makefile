@@ -52,28 +52,11 @@ book: site
 	@echo "==> built: open $(CURDIR)/_build/html/index.html, or run 'make serve'"
 
 # The site serves its own front-end assets: _ext/site_assets.py copies them from node_modules (hence
-# the npm stamp). jupyter-cache keys a notebook on its code cells only, so after a change to attnlib
-# (e.g. a widget's ES module, embedded in the page through the widget state) the cached outputs would
-# be stale: drop the cache, and the build re-executes the chapters.
-#
-# Before Sphinx reads the pages, jupyter-cache's own command line (jcache) executes the chapters that
-# its cache (myst-nb's, _config.yml: execute_notebooks: cache) does not hold yet, two at a time: the
-# project is the notebooks of book/ as they are now; `project execute` runs only the outdated ones, in
-# parallel. The build then renders every chapter from the cache. A chapter that fails here is not
-# cached: the build executes it again and reports the failing cell (-W fails the build). jcache asks
-# before it creates or clears anything, hence `yes`. EXEC_TIMEOUT is execute.timeout of _config.yml.
-JCACHE := _build/.jupyter_cache
-EXEC_TIMEOUT := 180
-JCACHE_CLI := { yes || :; } | $(BIN)/jcache
+# the npm stamp). The build renders each notebook's committed outputs and executes nothing
+# (_config.yml: execute_notebooks: "off"); `make test` re-executes every chapter with nbval and
+# compares, and `make execute` refreshes a chapter's outputs after a change.
 site: $(STAMP) $(NPM_STAMP)
-	@if [ -f $(JCACHE)/global.db ] && [ -n "$$(find attnlib attnbook -newer $(JCACHE)/global.db -type f ! -name "*.pyc" -print -quit)" ]; then \
-	  echo "==> attnlib or attnbook changed since the notebooks were cached: dropping $(JCACHE)"; rm -rf $(JCACHE); fi
-	@echo "==> executing the chapters that are not in the cache, two at a time (jcache)"
-	@$(JCACHE_CLI) notebook -p $(JCACHE) clear > /dev/null
-	@$(JCACHE_CLI) notebook -p $(JCACHE) add book/*.ipynb > /dev/null
-	@$(JCACHE_CLI) project -p $(JCACHE) execute --executor local-parallel --timeout $(EXEC_TIMEOUT) \
-	  --verbosity WARNING 2>&1 | { grep -v "Kernel is running over TCP" || :; }
-	@echo "==> building the book (cached chapters rendered; -W: warnings fail)"
+	@echo "==> building the book from the chapters' committed outputs (-W: warnings fail)"
 	$(BIN)/jupyter-book build -W -n --keep-going .
 
 serve:

@@ -63,14 +63,13 @@ _PUNCTUATION = re.compile(r"[.,!?;:]")
 # --- the corpus ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SenseBatch:
-    """Sentences as padded word ids: ``ids`` (N, MAX_LEN), ``lengths``, the position of the ambiguous
-    word (``query``) and of the cue word (``cue``), and the sense id (``labels``)."""
+    """N sentences as padded word ids, with where the ambiguous word and its cue stand."""
 
-    ids: torch.Tensor
-    lengths: torch.Tensor
-    query: torch.Tensor
-    cue: torch.Tensor
-    labels: torch.Tensor
+    ids: torch.Tensor  # (N, MAX_LEN) word ids, padded after each sentence's end
+    lengths: torch.Tensor  # (N,) words in each sentence
+    query: torch.Tensor  # (N,) position of the ambiguous word
+    cue: torch.Tensor  # (N,) position of the word that decides its sense
+    labels: torch.Tensor  # (N,) the sense id
 
     def __len__(self) -> int:
         return int(self.ids.shape[0])

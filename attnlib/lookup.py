@@ -34,15 +34,14 @@ QUERY = N_ITEMS  # the query is the last token
 
 @dataclass(frozen=True)
 class LookupBatch:
-    """``x`` (N, N_ITEMS + 1, D_IN) features, ``keys``/``values`` (N, N_ITEMS) letter and digit ids,
-    ``asked`` (N,) the query letter, ``match`` (N,) the position of the asked item, ``labels`` its digit."""
+    """N lookup sequences: the items as features and as ids, the letter asked, and its answer."""
 
-    x: torch.Tensor
-    keys: torch.Tensor
-    values: torch.Tensor
-    asked: torch.Tensor
-    match: torch.Tensor
-    labels: torch.Tensor
+    x: torch.Tensor  # (N, N_ITEMS + 1, D_IN) features: the items, then the query
+    keys: torch.Tensor  # (N, N_ITEMS) letter ids of the items
+    values: torch.Tensor  # (N, N_ITEMS) digit ids of the items
+    asked: torch.Tensor  # (N,) the letter asked
+    match: torch.Tensor  # (N,) position of the item with that letter
+    labels: torch.Tensor  # (N,) its digit: the answer
 
     def __len__(self) -> int:
         return int(self.x.shape[0])

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from attnlib.widgets import _math
+from bookdev.browser import SITE
 from bookdev.site import VIEW_MIME
 
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
@@ -105,6 +106,16 @@ def find_widgets(page: Any) -> list[Widget]:
 def wait_for_widgets(page: Any, timeout_ms: float = 20_000) -> None:
     """Wait until every widget view script of the page has a rendered slider before it."""
     page.wait_for_function(_ALL_RENDERED, arg=VIEW_MIME, timeout=timeout_ms)
+
+
+def load_widget_page(page: Any, site_url: str, path: str) -> list[Widget]:
+    """Open the built page ``path`` (e.g. ``"book/16_decoding.html"``) in ``page``, wait until every
+    widget on it rendered, and return them. Fails with a clear message if the page is not built."""
+    if not (SITE / path).is_file():
+        raise AssertionError(f"{path} is not in the built site: run 'make book'")
+    page.goto(f"{site_url}/{path}", wait_until="networkidle")
+    wait_for_widgets(page)
+    return find_widgets(page)
 
 
 def number(text: str) -> float:

@@ -1,5 +1,5 @@
-"""A throwaway mini-book built with the repository's configuration (tests/test_build_strict.py,
-tests/test_parallel_execute.py): never in the repo."""
+"""A throwaway mini-book built with the repository's configuration (tests/test_build_strict.py):
+never in the repo."""
 
 from __future__ import annotations
 

@@ -13,7 +13,9 @@ def test_tests_of_one_page_share_a_scope() -> None:
     assert page_scope("tests/browser/test_site.py::test_x[index.html]") == "index.html"
 
 
-def test_tests_without_a_page_are_their_own_scope() -> None:
+def test_tests_without_a_page_share_their_modules_scope() -> None:
     for nodeid in ("tests/browser/test_site.py::test_search_finds_a_chapter_offline",
                    "tests/browser/test_site.py::test_figures_read_in_both_themes[dark]"):
-        assert page_scope(nodeid) == nodeid
+        assert page_scope(nodeid) == "tests/browser/test_site.py"
+    assert page_scope("tests/browser/test_page_weight.py::test_ordinary_chapters_within_600_kb") != page_scope(
+        "tests/browser/test_site.py::test_search_finds_a_chapter_offline")

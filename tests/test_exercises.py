@@ -26,7 +26,7 @@ CODE_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Code)]
 NUMERIC_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Numeric)]
 CHOICE_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Choice)]
 FIND_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, FindError)]
-CHAPTERS = [f"{n:02d}" for n in range(1, 15)]
+CHAPTERS = [f"{n:02d}" for n in (*range(1, 15), 16, 17, 18)]
 
 
 # --- the counts -----------------------------------------------------------------------------------

@@ -73,3 +73,16 @@ def test_cleared_outputs_fail(tmp_path: Path) -> None:
     res = _nbval(nb)
     assert res.returncode != 0, "nbval passed a notebook with no stored outputs"
     assert "no cell output was compared" in res.stdout
+
+
+def test_changed_figure_fails(tmp_path: Path) -> None:
+    """nbval skips image/png; the plugin compares every figure byte for byte."""
+    nb, data = _copy(tmp_path)
+    figures = [out for cell in data["cells"] for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
+    assert figures, "the chapter draws no figure; pick another chapter for this test"
+    png = "".join(figures[0]["data"]["image/png"].split())
+    figures[0]["data"]["image/png"] = png[:-8] + ("A" * 8 if png[-8:] != "A" * 8 else "B" * 8)
+    nb.write_text(json.dumps(data), encoding="utf-8")
+    res = _nbval(nb)
+    assert res.returncode != 0, "a changed figure passed"
+    assert "figure(s) differ from the stored ones" in res.stdout, res.stdout[-2000:]

@@ -9,6 +9,8 @@ and that a page with math and a page with a figure render to PNG without being b
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import os
 import re
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from matplotlib.image import imread
 
 from tests._project import ROOT, config
 
@@ -38,7 +41,7 @@ def _title(path: Path) -> str:
 def _plain(text: str) -> str:
     """Compare text across LaTeX's typography: quotes, dashes, √, math and whitespace."""
     text = text.replace("“", '"').replace("”", '"').replace("’", "'").replace("‘", "'").replace("–", "-")
-    text = re.sub(r"\$[^$]*\$", "", text).replace("√", "").replace("_", "")
+    text = re.sub(r"\$[^$]*\$", "", text).replace("√", "").replace("_", "").replace("ₖ", "k").replace("ᵀ", "t")
     return re.sub(r"\s+", " ", text).strip().lower()
 
 
@@ -70,6 +73,43 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
     assert 'execute_notebooks: "off"' in copied or "execute_notebooks: 'off'" in copied or "execute_notebooks: off" in copied
     assert config()["latex"]["latex_engine"] == "xelatex"
     assert "## " not in (tmp_path / "src" / "book" / "intro.md").read_text(encoding="utf-8")
+    # the widgets of chapters 16 and 17 print their default figure too
+    for chapter, count in (("16_decoding", 1), ("17_learning", 2)):
+        nb = json.loads((tmp_path / "src" / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+        printed = [o for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
+                   and "".join(o["data"].get("text/plain", "")).startswith(pdf_source.PRINT_FIGURES)]
+        assert len(printed) == count, chapter
+
+
+@pytest.mark.parametrize(("chapter", "name"), [("16_decoding", "DecodingStepper"), ("17_learning", "TrainingReplay"),
+                                               ("17_learning", "AskModel")])
+def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str, name: str) -> None:
+    nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+    state = nb["metadata"]["widgets"][pdf_source.STATE_MIME]["state"]
+    data = next(o["data"] for c in nb["cells"] for o in c.get("outputs", [])
+                if pdf_source.WIDGET_MIME in o.get("data", {}) and "".join(o["data"]["text/plain"]).startswith(name))
+    widget = pdf_source._widget(name, state[data[pdf_source.WIDGET_MIME]["model_id"]]["state"])
+    assert repr(widget) == "".join(data["text/plain"])  # rebuilt in the state the page starts from
+    n = widget.numbers()
+    fig, moving = pdf_source.figure(widget)
+    left, right = fig.axes[:2]
+    if name == "DecodingStepper":
+        bars = [p.get_height() for p in right.patches]
+        assert np.allclose(bars, np.concatenate([n["scores"], n["weights"]]))
+        assert len(left.get_yticklabels()) == n["cache_length"]
+    elif name == "TrainingReplay":
+        assert np.allclose(np.asarray(left.collections[0].get_array()).reshape(n["map"].shape), n["map"])
+        line, dot = right.get_lines()[:2]
+        assert np.allclose(line.get_ydata(), [f["loss"] for f in widget.frames])
+        assert (dot.get_xdata()[0], dot.get_ydata()[0]) == (n["step"], n["loss"])
+        assert f"{len(widget.frames)} stored checkpoints" in moving
+    else:
+        assert np.allclose([p.get_height() for p in left.patches], n["row"])
+        assert np.allclose([p.get_height() for p in right.patches], n["probs"])
+        assert n["sense"] in right.get_title()
+    png = base64.b64decode(pdf_source._png(fig))
+    img = imread(io.BytesIO(png))[..., :3]
+    assert img.shape[1] > 600 and (img.mean(axis=-1) < 0.85).mean() > 0.02  # drawn, not blank
 
 
 def _tool(name: str) -> str:
@@ -100,8 +140,6 @@ def _pages(pdf: Path) -> list[str]:
 
 
 def _render(pdf: Path, page: int, tmp: Path) -> np.ndarray:
-    from matplotlib.image import imread
-
     stem = tmp / f"page{page}"
     subprocess.run([_tool("pdftoppm"), "-png", "-r", "60", "-f", str(page), "-l", str(page), "-singlefile",
                     str(pdf), str(stem)], check=True)
@@ -124,6 +162,8 @@ def test_page_count_and_every_chapter_named(pdf: Path) -> None:
     for page in ("Glossary", "Bibliography", "Notation and shapes", "Errata"):
         assert page.lower() in body
     assert body.count("interactive on the web page") >= 4
+    missing = [line.strip() for page in pages for line in page.splitlines() if "\ufffd" in line]
+    assert not missing, f"characters the PDF's fonts cannot print (shown as a box): {missing[:5]}"
 
 
 def test_a_math_page_and_a_figure_page_render(pdf: Path, tmp_path: Path) -> None:
@@ -141,3 +181,15 @@ def test_a_math_page_and_a_figure_page_render(pdf: Path, tmp_path: Path) -> None
     _not_blank(img, "figure")
     colour = (img.max(axis=-1) - img.min(axis=-1) > 0.2).mean()  # the orange tile and the blue done tiles
     assert colour > 0.005, f"the figure page has no colour ({colour:.2%})"
+
+
+def test_headings_set_script_letters_with_roles_and_leave_the_prose() -> None:
+    nb = {"cells": [{"cell_type": "markdown", "source": "# Why divide by √dₖ\n\nThe prose keeps √dₖ and Kᵀ.\n"},
+                    {"cell_type": "markdown", "source": "## Step 3: Q × Kᵀ"},
+                    {"cell_type": "code", "source": "# Kᵀ in a comment",
+                     "outputs": [{"output_type": "display_data", "data": {"text/markdown": "### Step 3: Q × Kᵀ\n"}}]}]}
+    assert pdf_source.print_headings(nb) == 3
+    assert nb["cells"][0]["source"] == "# Why divide by √d{sub}`k`\n\nThe prose keeps √dₖ and Kᵀ.\n"
+    assert nb["cells"][1]["source"] == "## Step 3: Q × K{sup}`T`"
+    assert nb["cells"][2]["source"] == "# Kᵀ in a comment"
+    assert nb["cells"][2]["outputs"][0]["data"]["text/markdown"] == "### Step 3: Q × K{sup}`T`\n"

@@ -58,13 +58,7 @@ def test_the_five_documents_have_entries() -> None:
         assert f"doc{n}" in keys, f"references.bib has no entry doc{n}"
 
 
-# Chapter 17 (attention that learns) is written in parallel; its owner adds the citation.
-_PENDING_CITE = {"17_learning.ipynb": "its Reproduces line names document 003 without {cite}"}
-_CITE_CASES = [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=_PENDING_CITE[p.name]))
-               if p.name in _PENDING_CITE else p for p in CHAPTERS]
-
-
-@pytest.mark.parametrize("path", _CITE_CASES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
 def test_reproduces_line_cites_every_document_it_names(path: Path) -> None:
     lines = [m.group(0) for _, text in _markdown(path) for m in re.finditer(r"\*\*Reproduces:\*\*[^\n]*", text)]
     assert len(lines) == 1, f"{path.name}: expected one **Reproduces:** line, found {len(lines)}"
@@ -95,15 +89,7 @@ def test_the_glossary_covers_the_terms_a_reader_meets() -> None:
     assert required <= _glossary_terms(), sorted(required - _glossary_terms())
 
 
-# Chapter 13's two long code cells (the shape trace, 32 lines, and "Check yourself", 31) belong to the
-# change that moves chapter helpers into attnlib (issue in progress in parallel); strict: once they
-# are short, this mark fails and must go.
-_PENDING_LONG = {"13_multihead_causal.ipynb": "code cells c05 and c28 are over 30 lines (being moved into attnlib)"}
-_LENGTH_CASES = [pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=_PENDING_LONG[p.name]))
-                 if p.name in _PENDING_LONG else p for p in CHAPTERS]
-
-
-@pytest.mark.parametrize("path", _LENGTH_CASES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
 def test_cells_are_short_enough_to_read(path: Path) -> None:
     nb = json.loads(path.read_text(encoding="utf-8"))
     for c in nb["cells"]:

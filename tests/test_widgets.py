@@ -255,8 +255,8 @@ def test_text_repr_is_short_and_stable() -> None:
 
 def test_es_modules_ship_as_package_data_and_are_self_contained() -> None:
     files = {p.name for p in resources.files("attnlib.widgets").iterdir()}
-    assert {"_common.js", "sharpening.js", "temperature.js", "spread.js", "geometric.js", "widgets.css"} <= files
+    assert {"_dom.js", "_common.js", "sharpening.js", "temperature.js", "spread.js", "geometric.js", "widgets.css"} <= files
     for cls in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention):
         esm = str(cls._esm)
-        assert esm.count("export default") == 1 and esm.count("function uniformAt(") == 1
+        assert esm.count("export default") == 1 and esm.count("function uniformAt(") == 1 and esm.count("function h(") == 1
         assert "import " not in esm and "http" not in esm.replace("http://www.w3.org/2000/svg", "")

@@ -6,7 +6,7 @@ The copy holds the book's config, toc, pages and Sphinx extension. Two things di
 
 - the notebooks are not executed: their committed outputs (checked by nbval) are printed as they are
   (``execute_notebooks: "off"`` in the copy's _config.yml);
-- a slider cannot move on paper. Each widget output becomes the slider's default figure, drawn with
+- a slider cannot move on paper. Each widget output becomes the widget's default figure, drawn with
   ``attnlib.plots`` from the widget's own numbers (``widget.numbers()``, the Python twin of what its
   ES module shows), followed by a line saying that the figure is interactive on the web page.
 
@@ -32,17 +32,23 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import anywidget  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import yaml  # noqa: E402
 
-from attnlib import plots, widgets  # noqa: E402
+from attnlib import plots, style, widgets  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
 COPIED = ("_toc.yml", "book", "_ext", "_templates")
-#: The sliders drawn as their default figure in print; any other widget gets the line alone.
-PRINT_FIGURES = ("SoftmaxSharpening", "TemperatureSlider", "DotProductSpread", "GeometricAttention")
+#: The widgets drawn as their default figure in print; any other widget gets the line alone.
+PRINT_FIGURES = ("SoftmaxSharpening", "TemperatureSlider", "DotProductSpread", "GeometricAttention",
+                 "DecodingStepper", "TrainingReplay", "AskModel")
+#: The synced traits a widget that stores its data (not a seed) is rebuilt from.
+_STORED = {"DecodingStepper": ("tokens", "step", "query_vectors", "key_vectors", "value_vectors"),
+           "TrainingReplay": ("frames", "sentences", "senses", "index", "sentence")}
 
 
 def _widget(name: str, state: dict[str, Any]) -> Any:
@@ -57,7 +63,20 @@ def _widget(name: str, state: dict[str, Any]) -> Any:
         return widgets.DotProductSpread(state["dim"], seed=state["seed"], scaled=state["scaled"])
     if name == "GeometricAttention":
         return widgets.GeometricAttention(state["query"], state["key_vectors"], state["value_vectors"], state["words"])
+    if name == "AskModel":
+        return widgets.AskModel(state["weights"], sentence=state["sentence"])
+    if name in _STORED:
+        return _restored(getattr(widgets, name), {k: state[k] for k in _STORED[name]})
     raise ValueError(f"no print figure for widget {name!r}")
+
+
+def _restored(cls: type, traits: dict[str, Any]) -> Any:
+    """A widget whose page state is its data (the stored checkpoints of a training replay, the vectors
+    of a decoding stepper), rebuilt from that state without the objects that made it (a training run):
+    the anywidget is created with the synced traits as they were saved, so ``numbers()`` reads them."""
+    widget = cls.__new__(cls)
+    anywidget.AnyWidget.__init__(widget, **traits)
+    return widget
 
 
 def _from_repr(text: str) -> Any:
@@ -69,6 +88,9 @@ def _from_repr(text: str) -> Any:
     call = ast.parse(text.strip(), mode="eval").body
     if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
         raise ValueError(f"not a widget repr: {text!r}")
+    if call.func.id in ("TrainingReplay", "AskModel"):
+        raise ValueError(f"{call.func.id} holds trained weights: its print figure needs the widget state saved "
+                         "with the notebook (execute it with 'make execute')")
     kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
     cls = getattr(widgets, call.func.id)
     accepted = inspect.signature(cls.__init__).parameters
@@ -102,9 +124,53 @@ def figure(widget: Any) -> tuple[plt.Figure, str]:
                              title="the context in value space")
         moving = "you drag the query (or move it with two sliders) and the weights and the context follow"
         return fig, moving
+    elif name in ("DecodingStepper", "TrainingReplay", "AskModel"):
+        return _learned_figure(widget, n)
     else:
         raise ValueError(f"no print figure for widget {name!r}")
     return ax.figure, moving
+
+
+def _learned_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
+    """The two-panel print figures of the decoding and learning widgets (chapters 16 and 17)."""
+    name = type(widget).__name__
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [1, 1.3]})
+    if name == "DecodingStepper":
+        step, tokens = widget.step, list(widget.tokens)[:widget.step]
+        cache = np.hstack([np.asarray(widget.key_vectors)[:step], np.asarray(widget.value_vectors)[:step]])  # (step, 4)
+        plots.heatmap(cache, row_labels=tokens, col_labels=["k1", "k2", "v1", "v2"], ax=left, vmin=None,
+                      cbar_label="value", title=f"the KV cache after {step} tokens")
+        left.set(xlabel="cached key and value", ylabel="token")
+        left.tick_params(axis="y", labelrotation=0)
+        plots.grouped_bars({"scaled score": n["scores"], "weight": n["weights"]}, tokens, ax=right,
+                           title=f"the query of '{tokens[-1]}' over the cache")
+        fig.tight_layout(w_pad=3)
+        return fig, "a slider and previous/next buttons add one token at a time, and the cache and the weights follow"
+    if name == "TrainingReplay":
+        frames = widget.frames
+        words = list(widget.sentences[widget.sentence])
+        plots.heatmap(n["map"], row_labels=words, col_labels=words, ax=left, vmax=1.0, annotate=False,
+                      title=f"step {n['step']}: {n['sense']} (p = {n['probability']:.2f})")
+        left.set(xlabel="word attended to", ylabel="word")
+        left.tick_params(axis="y", labelrotation=0)
+        steps = [f["step"] for f in frames]
+        plots.curves(steps, {"training loss": [f["loss"] for f in frames]}, ax=right, xlabel="update step",
+                     ylabel="cross-entropy loss", title=f"held-out accuracy {n['test_accuracy']:.2f}, "
+                     f"weight on the cue {n['test_attention_to_cue']:.2f}")
+        right.plot([n["step"]], [n["loss"]], "o", color=style.PALETTE["red"], markersize=9, zorder=3)
+        fig.tight_layout(w_pad=3)
+        return fig, (f"a slider moves through the {len(frames)} stored checkpoints of the training run and a menu "
+                     "picks the sentence")
+    if "error" in n:
+        raise ValueError(f"the AskModel's sentence {widget.sentence!r} has no answer to print: {n['error']}")
+    ambiguous = n["words"][n["query"]]
+    plots.grouped_bars({f"attention of '{ambiguous}'": n["row"]}, n["words"], ax=left,
+                       title=f"'{widget.sentence}'")
+    plots.grouped_bars({"probability": n["probs"]}, list(widget.senses), ax=right,
+                       title=f"predicted sense: {n['sense']}")
+    right.tick_params(axis="x", labelrotation=20)
+    fig.tight_layout(w_pad=3)
+    return fig, "you type a sentence (or click words of the vocabulary) and the trained model answers in the page"
 
 
 def _png(fig: plt.Figure) -> str:
@@ -135,12 +201,50 @@ def print_notebook(nb: dict[str, Any]) -> int:
                 outputs.append({"output_type": "display_data", "metadata": {},
                                 "data": {"image/png": _png(fig), "text/plain": text}})
                 line = f"*Interactive on the web page: {moving}. The printed edition shows the starting state.*"
-            else:  # a widget with no print figure yet (chapters 16-18): say what is missing
+            else:  # a widget with no print figure: say what is missing
                 line = f"*Interactive on the web page: `{text}`. The printed edition has no figure for it.*"
             outputs.append({"output_type": "display_data", "metadata": {}, "data": {"text/markdown": line}})
             replaced += 1
         cell["outputs"] = outputs
     return replaced
+
+
+#: Unicode sub- and superscript letters the site's titles use (√dₖ, Kᵀ), and the role that sets each
+#: in print: LaTeX's heading font has no glyph for them and would print a blank box.
+_SCRIPT_LETTERS = {"ₖ": ("sub", "k"), "ᵥ": ("sub", "v"), "ᵢ": ("sub", "i"), "ⱼ": ("sub", "j"), "ₙ": ("sub", "n"),
+                   "ₘ": ("sub", "m"), "ᵀ": ("sup", "T")}
+_SCRIPT_RUN = re.compile(f"[{''.join(_SCRIPT_LETTERS)}]")
+
+
+def _role(match: re.Match[str]) -> str:
+    role, letter = _SCRIPT_LETTERS[match.group(0)]
+    return f"{{{role}}}`{letter}`"
+
+
+def _headings_with_roles(text: str) -> tuple[str, int]:
+    lines = text.split("\n")
+    changed = 0
+    for i, line in enumerate(lines):
+        if line.startswith("#") and _SCRIPT_RUN.search(line):
+            lines[i] = _SCRIPT_RUN.sub(_role, line)
+            changed += 1
+    return "\n".join(lines), changed
+
+
+def print_headings(nb: dict[str, Any]) -> int:
+    """Set the sub- and superscript letters of every markdown heading of ``nb`` (in markdown cells and
+    in Markdown outputs, such as the audit's tables) with the ``{sub}`` and ``{sup}`` roles, in place;
+    return how many headings changed."""
+    changed = 0
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "markdown":
+            cell["source"], n = _headings_with_roles("".join(cell["source"]))
+            changed += n
+        for out in cell.get("outputs", []):
+            if "text/markdown" in out.get("data", {}):
+                out["data"]["text/markdown"], n = _headings_with_roles("".join(out["data"]["text/markdown"]))
+                changed += n
+    return changed
 
 
 def write(dest: Path) -> int:
@@ -168,7 +272,8 @@ def write(dest: Path) -> int:
     for path in sorted((dest / "book").glob("*.ipynb")):
         nb = json.loads(path.read_text(encoding="utf-8"))
         n = print_notebook(nb)
-        if n:
+        headings = print_headings(nb)
+        if n or headings:
             path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         total += n
     return total

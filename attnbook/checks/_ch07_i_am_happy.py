@@ -73,57 +73,56 @@ def happy_row1_exp_sum() -> Value:
     )
 
 
+def _weights_of(token: int, word: str) -> Numeric:
+    """The attention weights of one token, and the document's route: softmax of its printed logits
+    (the row ``token`` of the nine printed scaled scores)."""
+    row = slice(3 * token, 3 * token + 3)
+    return Numeric(
+        exact=_weights()[token],
+        route=Route(("happy-scaled-correct",), lambda s: _softmax(s[row]), f"softmax of the printed logits of '{word}'"),
+    )
+
+
 @check("happy-weights-am")
 def happy_weights_am() -> Value:
     """Attention weights of 'am'."""
-    return Numeric(
-        exact=_weights()[1],
-        route=Route(
-            ("happy-scaled-correct",), lambda s: _softmax(s[3:6]), "softmax of the printed logits of 'am'"
-        ),
-    )
+    return _weights_of(1, "am")
 
 
 @check("happy-weights-happy")
 def happy_weights_happy() -> Value:
     """Attention weights of 'happy'."""
-    return Numeric(
-        exact=_weights()[2],
-        route=Route(
-            ("happy-scaled-correct",), lambda s: _softmax(s[6:9]), "softmax of the printed logits of 'happy'"
-        ),
-    )
+    return _weights_of(2, "happy")
 
 
 def _sum_of_terms(terms: np.ndarray) -> np.ndarray:
     return terms.reshape(3, 3).sum(axis=0)  # (3,): the three printed terms added
 
 
+def _context_of(token: int, *, printed_terms: str) -> Numeric:
+    """The context vector of one token, and the document's route: the sum of its printed terms."""
+    return Numeric(
+        exact=_context()[token],
+        route=Route((printed_terms,), _sum_of_terms, "the sum of the printed terms"),
+    )
+
+
 @check("happy-context-i")
 def happy_context_i() -> Value:
     """Context vector of 'I'."""
-    return Numeric(
-        exact=_context()[0],
-        route=Route(("doc002-context-terms-i",), _sum_of_terms, "the sum of the printed terms"),
-    )
+    return _context_of(0, printed_terms="doc002-context-terms-i")
 
 
 @check("happy-context-am")
 def happy_context_am() -> Value:
     """Context vector of 'am'."""
-    return Numeric(
-        exact=_context()[1],
-        route=Route(("doc002-context-terms-am",), _sum_of_terms, "the sum of the printed terms"),
-    )
+    return _context_of(1, printed_terms="doc002-context-terms-am")
 
 
 @check("happy-context-happy")
 def happy_context_happy() -> Value:
     """Context vector of 'happy'."""
-    return Numeric(
-        exact=_context()[2],
-        route=Route(("doc002-context-terms-happy",), _sum_of_terms, "the sum of the printed terms"),
-    )
+    return _context_of(2, printed_terms="doc002-context-terms-happy")
 
 
 @check("happy-scores-correct")

@@ -14,8 +14,19 @@ from ..evidence import Numeric, Route
 from ._registry import Value, check
 
 
+def _scores() -> torch.Tensor:
+    return examples.IT_KEYS.double() @ examples.IT_QUERY.double()  # (3,): q·k of animal, street, because
+
+
 def _logits() -> torch.Tensor:
-    return examples.IT_KEYS.double() @ examples.IT_QUERY.double() / math.sqrt(2)  # (3,)
+    return _scores() / math.sqrt(2)  # (3,)
+
+
+def _attention() -> tuple[torch.Tensor, torch.Tensor]:
+    """The context vector (1, 2) and the weights (1, 3) of the query of 'it', as attnlib computes them."""
+    return attnlib.scaled_dot_product_attention(
+        examples.IT_QUERY.double()[None], examples.IT_KEYS.double(), examples.IT_VALUES.double()
+    )
 
 
 @check("it-hand-logits")
@@ -65,9 +76,7 @@ def it_hand_exp_sum() -> Value:
 @check("it-hand-term-because")
 def it_hand_term_because() -> Value:
     """Weighted value of because, weight × V_because."""
-    weights = attnlib.scaled_dot_product_attention(
-        examples.IT_QUERY.double()[None], examples.IT_KEYS.double(), examples.IT_VALUES.double()
-    )[1]  # (1, 3)
+    weights = _attention()[1]  # (1, 3)
     return Numeric(
         exact=weights[0, 2] * examples.IT_VALUES.double()[2],
         route=Route(
@@ -81,40 +90,31 @@ def it_hand_term_because() -> Value:
 @check("it-code-scores-correct")
 def it_code_scores_correct() -> Value:
     """scores q·k of animal, street, because."""
-    return examples.IT_KEYS.double() @ examples.IT_QUERY.double()
+    return _scores()
 
 
 @check("it-code-scaled-correct")
 def it_code_scaled_correct() -> Value:
     """scaled scores of animal, street, because."""
-    return examples.IT_KEYS.double() @ examples.IT_QUERY.double() / math.sqrt(2)
+    return _logits()
 
 
 @check("it-code-weights-correct")
 def it_code_weights_correct() -> Value:
     """attention weights of animal, street, because."""
-    return attnlib.scaled_dot_product_attention(
-        examples.IT_QUERY.double()[None], examples.IT_KEYS.double(), examples.IT_VALUES.double()
-    )[1][0]
+    return _attention()[1][0]
 
 
 @check("it-weights-percent-correct")
 def it_weights_percent_correct() -> Value:
     """attention weights in percent."""
-    return (
-        100
-        * attnlib.scaled_dot_product_attention(
-            examples.IT_QUERY.double()[None], examples.IT_KEYS.double(), examples.IT_VALUES.double()
-        )[1][0]
-    )
+    return 100 * _attention()[1][0]
 
 
 @check("it-context-correct")
 def it_context_correct() -> Value:
     """context vector of 'it'."""
-    return attnlib.scaled_dot_product_attention(
-        examples.IT_QUERY.double()[None], examples.IT_KEYS.double(), examples.IT_VALUES.double()
-    )[0][0]
+    return _attention()[0][0]
 
 
 @check("it-hand-sqrt2-correct")
@@ -126,21 +126,16 @@ def it_hand_sqrt2_correct() -> Value:
 @check("it-hand-exp-because-correct")
 def it_hand_exp_because_correct() -> Value:
     """exp of the logit of because."""
-    return torch.exp(examples.IT_KEYS.double() @ examples.IT_QUERY.double() / math.sqrt(2))[2]
+    return torch.exp(_logits())[2]
 
 
 @check("it-hand-terms-correct")
 def it_hand_terms_correct() -> Value:
     """weighted values of animal and street, weight × V."""
-    return (
-        attnlib.scaled_dot_product_attention(
-            examples.IT_QUERY.double()[None], examples.IT_KEYS.double(), examples.IT_VALUES.double()
-        )[1][0, :2, None]
-        * examples.IT_VALUES.double()[:2]
-    )
+    return _attention()[1][0, :2, None] * examples.IT_VALUES.double()[:2]  # (2, 2)
 
 
 @check("it-appendix-scores-correct")
 def it_appendix_scores_correct() -> Value:
     """scores of animal, street, because."""
-    return examples.IT_KEYS.double() @ examples.IT_QUERY.double()
+    return _scores()

@@ -9,40 +9,37 @@ from attnlib import examples, heads
 from ..evidence import MadeUp
 from ._registry import Value, check
 
+LARGEST = "largest weight of any pair, 8 untrained heads"
+
 
 def _largest_untrained_weight() -> float:
     return float(heads.untrained_head_weights(examples.QUICK_FOX_TOKENS).max())
 
 
+def _made_up_weight(below: float, *, also: bool = True, shown: dict[str, Value] | None = None) -> MadeUp:
+    """A weight the document made up: confirmed when no pair of 8 untrained heads reaches ``below``
+    (and ``also`` holds); shows ``shown``, then that largest weight."""
+    largest = _largest_untrained_weight()
+    return MadeUp(confirmed=also and largest < below, shown={**(shown or {}), LARGEST: largest})
+
+
 @check("multihead-fox-jumps")
 def multihead_fox_jumps() -> Value:
     """Weight of 'fox' on 'jumps' (made up)."""
-    return MadeUp(
-        confirmed=_largest_untrained_weight() < 0.9,
-        shown={"largest weight of any pair, 8 untrained heads": _largest_untrained_weight()},
-    )
+    return _made_up_weight(0.9)
 
 
 @check("multihead-dog-has-property")
 def multihead_dog_has_property() -> Value:
     """Weight of 'dog' on 'has_property' (made up; no such key)."""
     present = "has_property" in examples.QUICK_FOX_TOKENS
-    return MadeUp(
-        confirmed=not present and _largest_untrained_weight() < 0.7,
-        shown={
-            "'has_property' is a token of the sentence": present,
-            "largest weight of any pair, 8 untrained heads": _largest_untrained_weight(),
-        },
-    )
+    return _made_up_weight(0.7, also=not present, shown={"'has_property' is a token of the sentence": present})
 
 
 @check("multihead-adjective-noun")
 def multihead_adjective_noun() -> Value:
     """Weights of 'quick' and 'brown' on 'fox', and of 'lazy' on 'dog' (made up)."""
-    return MadeUp(
-        confirmed=_largest_untrained_weight() < 0.8,
-        shown={"largest weight of any pair, 8 untrained heads": _largest_untrained_weight()},
-    )
+    return _made_up_weight(0.8)
 
 
 @check("multihead-over-connects-fox-dog")

@@ -6,7 +6,7 @@ the answer attnlib computed, the tolerance, and every misconception with the wro
 text tells how to call ``check``; in HTML (the static page, or a trusted notebook) ``exercise.js``
 builds the input boxes and gives the same verdict as :func:`~attnbook.exercises.diagnose`.
 
-Used in: the "Exercises" section of chapters 01-14.
+Used in: the "Exercises" section of chapters 01-14 and 16-18.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import json
 from html import escape
 from pathlib import Path
 from typing import Any
+
+from attnlib.widgets.sliders import dom_helpers_js
 
 from ._core import KIND_LABELS, REPOSITORY, TITLES, Choice, Code, Exercise, FindError, Numeric
 
@@ -97,7 +99,7 @@ class ExerciseSet:
 
     def _repr_html_(self) -> str:
         css = (_HERE / "exercise.css").read_text(encoding="utf-8")
-        js = (_HERE / "exercise.js").read_text(encoding="utf-8")
+        js = dom_helpers_js() + "\n" + (_HERE / "exercise.js").read_text(encoding="utf-8")
         data = _json_for_html([export(ex) for ex in self.exercises])
         cards = "".join(_card(ex) for ex in self.exercises)
         return (f'<div class="attnex-set"><style>{css}</style>'

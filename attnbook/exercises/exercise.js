@@ -95,40 +95,32 @@ function diagnose(ex, answer) {
 }
 
 // --- the page --------------------------------------------------------------------------------------
-function el(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
+// h(tag, attrs, children) builds an element: attnlib/widgets/_dom.js, put before this module.
 
 function showVerdict(box, ex, v) {
   box.replaceChildren();
   box.dataset.status = v.status;
-  box.append(el("strong", { class: "attnex-verdict-title", text: `${ex.id} — ${v.title}` }));
-  if (v.message) box.append(" ", el("span", { class: "attnex-verdict-message", text: v.message }));
+  box.append(h("strong", { class: "attnex-verdict-title", text: `${ex.id} — ${v.title}` }));
+  if (v.message) box.append(" ", h("span", { class: "attnex-verdict-message", text: v.message }));
   if (v.href) {
-    box.append(" ", el("a", { href: v.href, class: "attnex-verdict-link", text: `See: ${v.linkTitle}` }));
+    box.append(" ", h("a", { href: v.href, class: "attnex-verdict-link", text: `See: ${v.linkTitle}` }));
   }
 }
 
 function radioGroup(name, legend, options) {
-  const fs = el("fieldset", {}, [el("legend", { text: legend })]);
+  const fs = h("fieldset", {}, [h("legend", { text: legend })]);
   for (const [key, text] of options) {
     const id = `${name}-${key}`;
-    const input = el("input", { type: "radio", name, id, value: key, "data-name": "option" });
-    fs.append(el("label", { class: "attnex-option", for: id }, [input, text ? ` ${key}. ${text}` : ` step ${key}`]));
+    const input = h("input", { type: "radio", name, id, value: key, "data-name": "option" });
+    fs.append(h("label", { class: "attnex-option", for: id }, [input, text ? ` ${key}. ${text}` : ` step ${key}`]));
   }
   return fs;
 }
 
 function textInput(id, label, placeholder) {
-  const input = el("input", { type: "text", id, "data-name": "answer", placeholder, autocomplete: "off",
+  const input = h("input", { type: "text", id, "data-name": "answer", placeholder, autocomplete: "off",
     spellcheck: "false" });
-  return [el("label", { for: id, text: label }), input];
+  return [h("label", { for: id, text: label }), input];
 }
 
 function render(section, ex) {
@@ -138,15 +130,15 @@ function render(section, ex) {
   const spec = ex.answer;
   if (spec.type === "code") {
     const form = holder;
-    form.append(el("p", {}, [el("code", { text: spec.signature }), ` → ${spec.returns}.`]));
-    const run = el("p", { class: "attnex-run" }, ["Code runs in a live kernel: ",
-      el("a", { href: spec.binder, text: "Binder" }), ", ", el("a", { href: spec.colab, text: "Colab" }),
+    form.append(h("p", {}, [h("code", { text: spec.signature }), ` → ${spec.returns}.`]));
+    const run = h("p", { class: "attnex-run" }, ["Code runs in a live kernel: ",
+      h("a", { href: spec.binder, text: "Binder" }), ", ", h("a", { href: spec.colab, text: "Colab" }),
       ", or Live Code (the rocket icon at the top of this page). The checker recognises: ",
       ex.mistakes.map((m) => m.name).join("; "), "."]);
     form.append(run);
     return;
   }
-  const form = el("form", { class: "attnex-form", "aria-label": `Answer to exercise ${ex.id}` });
+  const form = h("form", { class: "attnex-form", "aria-label": `Answer to exercise ${ex.id}` });
   holder.replaceWith(form);
   let read;
   if (spec.type === "numeric") {
@@ -163,7 +155,7 @@ function render(section, ex) {
       value: form.querySelector('[data-name="answer"]').value,
     });
   }
-  form.append(el("button", { type: "submit", "data-name": "check", text: "Check" }));
+  form.append(h("button", { type: "submit", "data-name": "check", text: "Check" }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     showVerdict(box, ex, diagnose(ex, read()));

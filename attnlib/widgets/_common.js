@@ -94,16 +94,6 @@ function fmt(x, digits = 3) {
 }
 
 // --- DOM ------------------------------------------------------------------------------------------
-function h(tag, attrs = {}, children = []) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v);
-  }
-  for (const c of children) el.append(c);
-  return el;
-}
-
 function s(tag, attrs = {}) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -163,6 +153,20 @@ function stat(label, name) {
   return { el, set: (x, digits = 3) => (value.textContent = fmt(x, digits)) };
 }
 
+// `count` rectangles, each with a text on it, appended to `svg`; attrs(i) gives the attributes of the
+// i-th rectangle and of its text. Bar charts and attention maps update them in place.
+function labelledRects(svg, count, attrs) {
+  const rects = [], texts = [];
+  for (let i = 0; i < count; i++) {
+    const [rectAttrs, textAttrs] = attrs(i);
+    const rect = s("rect", rectAttrs), text = s("text", textAttrs);
+    svg.append(rect, text);
+    rects.push(rect);
+    texts.push(text);
+  }
+  return { rects, texts };
+}
+
 // Vertical bars for values in [0, 1] (weights), each with its value printed above it.
 function barChart({ labels, title, color, width = 320, height = 170, name }) {
   const n = labels.length;
@@ -175,19 +179,14 @@ function barChart({ labels, title, color, width = 320, height = 170, name }) {
   const desc = s("title", { text: title });
   svg.append(desc);
   svg.append(s("line", { x1: pad.l, x2: width - pad.r, y1: pad.t + plotH, y2: pad.t + plotH, stroke: PALETTE.ink }));
-  const bars = [];
-  const texts = [];
-  for (let i = 0; i < n; i++) {
+  const { rects: bars, texts } = labelledRects(svg, n, (i) => {
     const x = pad.l + i * slot;
-    const rect = s("rect", { x: x + slot * 0.15, width: slot * 0.7, y: pad.t + plotH, height: 0, fill: color });
-    const txt = s("text", {
-      x: x + slot / 2, y: pad.t + plotH - 3, "text-anchor": "middle", class: "attnw-barval", "data-name": `${name}-${i}`,
-    });
-    const lab = s("text", { x: x + slot / 2, y: height - pad.b + 14, "text-anchor": "middle", class: "attnw-barlab", text: labels[i] });
-    svg.append(rect, txt, lab);
-    bars.push(rect);
-    texts.push(txt);
-  }
+    return [{ x: x + slot * 0.15, width: slot * 0.7, y: pad.t + plotH, height: 0, fill: color },
+      { x: x + slot / 2, y: pad.t + plotH - 3, "text-anchor": "middle", class: "attnw-barval", "data-name": `${name}-${i}` }];
+  });
+  labels.forEach((label, i) => svg.append(s("text", {
+    x: pad.l + (i + 0.5) * slot, y: height - pad.b + 14, "text-anchor": "middle", class: "attnw-barlab", text: label,
+  })));
   return {
     el: svg,
     update(values) {

@@ -10,21 +10,20 @@ function attentionMap({ words, name, width = 330 }) {
   const height = top + n * cell + 4;
   const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "attnw-chart", role: "img", "data-name": name });
   svg.append(s("title", { text: `attention map of: ${words.join(" ")} (rows attend to columns)` }));
-  const rects = [], texts = [], shown = new Array(n * n).fill(null);
+  const shown = new Array(n * n).fill(null);
   for (let j = 0; j < n; j++) {
     const x = left + (j + 0.5) * cell;
     svg.append(s("text", { x, y: top - 6, class: "attnw-barlab", "text-anchor": "start", transform: `rotate(-40 ${x} ${top - 6})`, text: words[j] }));
   }
   for (let i = 0; i < n; i++) {
     svg.append(s("text", { x: left - 4, y: top + (i + 0.62) * cell, "text-anchor": "end", class: "attnw-barlab", text: words[i] }));
-    for (let j = 0; j < n; j++) {
-      const r = s("rect", { x: left + j * cell, y: top + i * cell, width: cell - 1, height: cell - 1, fill: PALETTE.blue, "fill-opacity": 0 });
-      const t = s("text", { x: left + (j + 0.5) * cell, y: top + (i + 0.64) * cell, "text-anchor": "middle", class: "attnw-barval", "data-name": `${name}-${i}-${j}` });
-      svg.append(r, t);
-      rects.push(r);
-      texts.push(t);
-    }
   }
+  // cell k is row i = ⌊k / n⌋ (the query), column j = k mod n (the key)
+  const { rects, texts } = labelledRects(svg, n * n, (k) => {
+    const i = Math.floor(k / n), j = k % n;
+    return [{ x: left + j * cell, y: top + i * cell, width: cell - 1, height: cell - 1, fill: PALETTE.blue, "fill-opacity": 0 },
+      { x: left + (j + 0.5) * cell, y: top + (i + 0.64) * cell, "text-anchor": "middle", class: "attnw-barval", "data-name": `${name}-${i}-${j}` }];
+  });
   return {
     el: svg,
     update(map) {

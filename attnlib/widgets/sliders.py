@@ -30,9 +30,14 @@ _HERE = Path(__file__).resolve().parent
 
 
 def _es_module(name: str) -> str:
-    """One widget's ES module: the shared helpers (``_common.js``) followed by the widget's file."""
-    common = (_HERE / "_common.js").read_text(encoding="utf-8")
-    return common + "\n" + (_HERE / name).read_text(encoding="utf-8")
+    """One widget's ES module: the shared helpers (``_dom.js``, ``_common.js``) followed by the widget's file."""
+    return "\n".join((_HERE / f).read_text(encoding="utf-8") for f in ("_dom.js", "_common.js", name))
+
+
+def dom_helpers_js() -> str:
+    """The DOM helper every page script of the book shares (``_dom.js``); attnbook's exercises put it
+    before their own module."""
+    return (_HERE / "_dom.js").read_text(encoding="utf-8")
 
 
 def _labels(labels: Sequence[str] | None, n: int, prefix: str) -> list[str]:

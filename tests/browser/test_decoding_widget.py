@@ -9,7 +9,6 @@ import pytest
 
 from attnlib.widgets.decoding import decoding_numbers
 from bookdev import widgets as wd
-from bookdev.browser import SITE
 
 pytestmark = pytest.mark.browser
 PAGE = "book/16_decoding.html"
@@ -18,12 +17,8 @@ TOL = 0.5e-3 + 1e-9
 
 @pytest.fixture()
 def stepper(offline_page, site_url):  # noqa: ANN001, ANN201
-    if not (SITE / PAGE).exists():
-        pytest.fail(f"{PAGE} is not built: run 'make book'")
     page, log = offline_page
-    page.goto(f"{site_url}/{PAGE}", wait_until="networkidle")
-    wd.wait_for_widgets(page)
-    widgets = [w for w in wd.find_widgets(page) if w.kind == "DecodingStepper"]
+    widgets = [w for w in wd.load_widget_page(page, site_url, PAGE) if w.kind == "DecodingStepper"]
     assert len(widgets) == 1, f"expected one DecodingStepper on {PAGE}, found {[w.kind for w in widgets]}"
     return page, log, widgets[0]
 

@@ -82,15 +82,16 @@ def _enter(page, eid: str, answer: object, *, keyboard: bool = False) -> dict[st
         page.keyboard.press("Enter")
     else:
         card.locator('button[data-name="check"]').click()
-    box = card.locator(".attnex-feedback")
-    link = box.locator("a.attnex-verdict-link")
-    return {
-        "status": box.get_attribute("data-status") or "",
-        "title": box.locator(".attnex-verdict-title").inner_text(),
-        "message": box.locator(".attnex-verdict-message").inner_text() if box.locator(
-            ".attnex-verdict-message").count() else "",
-        "href": link.get_attribute("href") if link.count() else None,
-    }
+    return card.locator(".attnex-feedback").evaluate(_FEEDBACK)
+
+
+# The feedback box as the reader sees it, read in one call: status, title, message and link.
+_FEEDBACK = """(box) => {
+  const text = (sel) => { const e = box.querySelector(sel); return e ? e.innerText : null; };
+  const link = box.querySelector("a.attnex-verdict-link");
+  return { status: box.dataset.status || "", title: text(".attnex-verdict-title"),
+           message: text(".attnex-verdict-message") ?? "", href: link ? link.getAttribute("href") : null };
+}"""
 
 
 def _python(eid: str, answer: object):  # noqa: ANN202

@@ -11,7 +11,6 @@ import pytest
 
 from attnlib import learning
 from bookdev import widgets as wd
-from bookdev.browser import SITE
 
 from . import learning_driver as ld
 
@@ -22,12 +21,8 @@ PAGE = "book/17_learning.html"
 
 @pytest.fixture()
 def widgets(offline_page, site_url):  # noqa: ANN001, ANN201
-    if not (SITE / PAGE).is_file():
-        pytest.fail(f"{PAGE} is not in the built site: run 'make book'")
     page, log = offline_page
-    page.goto(f"{site_url}/{PAGE}", wait_until="networkidle")
-    wd.wait_for_widgets(page)
-    found = {w.kind: w for w in wd.find_widgets(page)}
+    found = {w.kind: w for w in wd.load_widget_page(page, site_url, PAGE)}
     assert {"TrainingReplay", "AskModel"} <= set(found), f"widgets on {PAGE}: {sorted(found)}"
     return page, log, found
 

@@ -1,0 +1,186 @@
+"""Exercises from data: ``data/chNN.yml`` (the text) and ``chNN.py`` (the computations) make the
+:class:`~attnbook.exercises.Exercise` objects the checker, the page and the tests use.
+
+A chapter file has ``chapter`` (the notebook's stem), ``sections`` (short key -> heading text) and
+``exercises``, a list of records::
+
+    id, kind, skill, section, prompt, hint, why (optional)
+    answer:   one of
+              {value: fn, tol, expect}                               (a number, vector or shape)
+              {options: {a: text, ...}, correct: a | correct_from: fn}  (multiple choice)
+              {steps: {a: text, ...}, wrong_step, value: fn, tol, expect, value_hint}   (find the error)
+              {signature, returns, reference: fn, cases: fn, seed, rtol, atol (optional)}   (code)
+    mistakes: a list of {id, label, hint, section (optional), and one of value: fn | option: key | impl: fn}
+
+Nothing in the file is evaluated. ``fn`` is the name of a function registered on the chapter's
+:class:`~attnbook.exercises._registry.ChapterCode`; every text may show the chapter's registered
+values through ``str.format`` fields, ``{name}`` or ``{name:.3f}`` (plain names only). A chapter
+module that still declares ``EXERCISES`` in Python is taken as it is.
+
+Used by: ``attnbook.exercises`` (the registry of every exercise).
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import yaml
+
+from ._core import Choice, Code, Exercise, FindError, Misconception, Mistake, Numeric, Section
+from ._registry import ChapterCode
+
+DATA = Path(__file__).resolve().parent / "data"
+TEXT_KEYS = ("skill", "prompt", "hint", "why")
+_ANSWER_KEYS = {
+    "numeric": {"value", "tol", "expect"},
+    "choice": {"options", "correct", "correct_from"},
+    "find-error": {"steps", "wrong_step", "value", "tol", "expect", "value_hint"},
+    "code": {"signature", "returns", "reference", "cases", "seed", "rtol", "atol"},
+}
+_EXERCISE_KEYS = {"id", "kind", "skill", "section", "prompt", "answer", "mistakes", "hint", "why"}
+_MISTAKE_KEYS = {"id", "label", "hint", "section", "value", "option", "impl"}
+
+
+def fields(template: str) -> list[str]:
+    """The names of the ``{name}`` fields of ``template`` (``{{`` and ``}}`` are literal braces)."""
+    return [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+
+
+def text(template: Any, values: dict[str, Any], where: str) -> str:
+    """``template`` with its fields filled from ``values``; a field with no value is an error."""
+    if not isinstance(template, str):
+        raise TypeError(f"{where}: expected text, got {type(template).__name__} {template!r}")
+    for name in fields(template):
+        if not name.isidentifier():
+            raise ValueError(f"{where}: field {{{name}}} must be a plain name (no indexing, attributes or positions)")
+        if name not in values:
+            raise KeyError(f"{where}: field {{{name}}} has no value; register it with code.values({name}=...)")
+    return template.format_map(values)
+
+
+def path_of(code: ChapterCode) -> Path:
+    return DATA / f"ch{code.chapter}.yml"
+
+
+def read(path: Path) -> dict[str, Any]:
+    """A chapter's YAML, as plain data (``yaml.safe_load``: no tags, nothing run)."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or set(data) != {"chapter", "sections", "exercises"}:
+        raise ValueError(f"{path}: needs exactly the keys chapter, sections, exercises")
+    return data
+
+
+def _keys_known(record: dict[str, Any], allowed: set[str], where: str) -> None:
+    if not isinstance(record, dict):
+        raise TypeError(f"{where}: expected a mapping, got {type(record).__name__}")
+    unknown = set(record) - allowed
+    if unknown:
+        raise ValueError(f"{where}: unknown keys {sorted(unknown)} (allowed: {sorted(allowed)})")
+
+
+def _options(items: Any, values: dict[str, Any], where: str) -> list[tuple[str, str]]:
+    if not isinstance(items, dict) or not all(isinstance(k, str) for k in items):
+        raise TypeError(f"{where}: expected a mapping of option letters to text, got {items!r}")
+    return [(key, text(t, values, f"{where}.{key}")) for key, t in items.items()]
+
+
+def _answer(spec: dict[str, Any], code: ChapterCode, values: dict[str, Any], where: str) -> Any:
+    kind = ("code" if "signature" in spec else "find-error" if "steps" in spec
+            else "choice" if "options" in spec else "numeric")
+    _keys_known(spec, _ANSWER_KEYS[kind], where)
+    if kind == "code":
+        extra = {k: spec[k] for k in ("seed", "rtol", "atol") if k in spec}
+        return Code(text(spec["signature"], values, f"{where}.signature"), text(spec["returns"], values, f"{where}.returns"),
+                    code.named(spec["reference"], f"{where}.reference"), code.named(spec["cases"], f"{where}.cases"),
+                    **extra)
+    if kind == "choice":
+        if ("correct" in spec) == ("correct_from" in spec):
+            raise ValueError(f"{where}: give exactly one of correct, correct_from")
+        correct = spec["correct"] if "correct" in spec else code.named(spec["correct_from"], f"{where}.correct_from")()
+        return Choice(_options(spec["options"], values, f"{where}.options"), correct)
+    numeric = Numeric(code.named(spec["value"], f"{where}.value"), tol=spec["tol"],
+                      expect=text(spec["expect"], values, f"{where}.expect"))
+    if kind == "numeric":
+        return numeric
+    return FindError(_options(spec["steps"], values, f"{where}.steps"), spec["wrong_step"], numeric,
+                     text(spec["value_hint"], values, f"{where}.value_hint"))
+
+
+def _mistake(record: dict[str, Any], code: ChapterCode, values: dict[str, Any], sections: dict[str, Section],
+             where: str) -> Mistake:
+    _keys_known(record, _MISTAKE_KEYS, where)
+    section = _section(record["section"], sections, where) if "section" in record else None
+    misconception = Misconception(record["id"], text(record["label"], values, f"{where}.label"),
+                                  text(record["hint"], values, f"{where}.hint"), section)
+    if "value" in record:
+        return Mistake(misconception, value=code.named(record["value"], f"{where}.value"))
+    if "impl" in record:
+        return Mistake(misconception, impl=code.named(record["impl"], f"{where}.impl"))
+    return Mistake(misconception, option=record.get("option"))
+
+
+def _section(key: Any, sections: dict[str, Section], where: str) -> Section:
+    if key not in sections:
+        raise KeyError(f"{where}: no section {key!r} in this chapter's sections ({', '.join(sections)})")
+    return sections[key]
+
+
+def load(code: ChapterCode, path: Path | None = None) -> list[Exercise]:
+    """The exercises of ``code``'s chapter, from its YAML (``data/chNN.yml`` unless ``path`` is
+    given) and its registered functions and values."""
+    path = path or path_of(code)
+    data = read(path)
+    sections = {key: Section(data["chapter"], title) for key, title in data["sections"].items()}
+    values = code.prompt_values
+    out = []
+    for record in data["exercises"]:
+        where = f"{path.name}: exercise {record.get('id')!r}"
+        _keys_known(record, _EXERCISE_KEYS, where)
+        out.append(Exercise(
+            id=record["id"], kind=record["kind"], skill=text(record["skill"], values, f"{where}.skill"),
+            prompt=text(record["prompt"], values, f"{where}.prompt"),
+            answer=_answer(record["answer"], code, values, f"{where}.answer"),
+            mistakes=[_mistake(m, code, values, sections, f"{where}.mistakes[{i}]")
+                      for i, m in enumerate(record["mistakes"])],
+            hint=text(record["hint"], values, f"{where}.hint"),
+            section=_section(record["section"], sections, where),
+            why=text(record.get("why", ""), values, f"{where}.why"),
+        ))
+        if out[-1].chapter != code.chapter:
+            raise ValueError(f"{where}: the id's chapter is not {code.chapter}")
+    return out
+
+
+def names(data: dict[str, Any]) -> list[str]:
+    """Every function name a chapter's YAML uses (answers, wrong answers, references, cases)."""
+    found = []
+    for record in data["exercises"]:
+        answer = record["answer"]
+        found += [answer[k] for k in ("value", "correct_from", "reference", "cases") if k in answer]
+        found += [m[k] for m in record["mistakes"] for k in ("value", "impl") if k in m]
+    return found
+
+
+def templates(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every text of a chapter's YAML as (where, template): the fields where numbers go."""
+    found = []
+    for record in data["exercises"]:
+        where = f"{record['id']}"
+        found += [(f"{where}.{k}", record[k]) for k in TEXT_KEYS if k in record]
+        answer = record["answer"]
+        found += [(f"{where}.answer.{k}", answer[k]) for k in ("expect", "returns", "value_hint") if k in answer]
+        for group in ("options", "steps"):
+            found += [(f"{where}.{group}.{key}", t) for key, t in answer.get(group, {}).items()]
+        for m in record["mistakes"]:
+            found += [(f"{where}.{m['id']}.{k}", m[k]) for k in ("label", "hint")]
+    return found
+
+
+def exercises_of(module: ModuleType) -> list[Exercise]:
+    """A chapter module's exercises: its YAML if it registers a ``code``, else its own ``EXERCISES``."""
+    if hasattr(module, "EXERCISES"):
+        return list(module.EXERCISES)
+    return load(module.code)
