@@ -39,7 +39,12 @@ def check_floating(x: torch.Tensor | np.ndarray, name: str) -> None:
 
 def check_finite(x: torch.Tensor | np.ndarray, name: str) -> None:
     """Raise ``ValueError`` if ``x`` holds NaN or ±Inf (attnlib never returns a silent NaN)."""
-    if isinstance(x, torch.Tensor):
+    if isinstance(x, torch.Tensor) and x.is_floating_point() and x.numel() > 0:
+        # one read-only pass: the smallest and largest value are finite exactly when every value is
+        # (NaN propagates through both); torch.isfinite(x).all() would first write an x-sized mask
+        lo, hi = torch.aminmax(x.detach())
+        bad = not (math.isfinite(lo.item()) and math.isfinite(hi.item()))
+    elif isinstance(x, torch.Tensor):
         bad = not bool(torch.isfinite(x).all())
     else:
         bad = not bool(np.isfinite(x).all())

@@ -95,3 +95,17 @@ def test_fully_masked_rows_give_zero_weights_everywhere(name, run) -> None:
     assert np.all(row == 0), f"{name}: fully masked row has weights {row}"
     assert np.all(out[1, 3] == 0)  # (for MultiHeadAttention: bias=False, so W_o·0 = 0)
     np.testing.assert_allclose(w[0].sum(-1), 1.0, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.float64])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+@pytest.mark.parametrize("where", [0, 37, -1])
+def test_one_non_finite_value_anywhere_is_rejected(dtype, bad, where) -> None:
+    """The finiteness check reads only the smallest and largest value: one NaN or ±Inf at the first,
+    a middle or the last position of any input must still be caught, in every float dtype."""
+    q = torch.randn(2, 5, 8).to(dtype)
+    for name in ("q", "k", "v"):
+        args = {"q": q.clone(), "k": q.clone(), "v": q.clone()}
+        args[name].view(-1)[where] = bad
+        with pytest.raises(ValueError, match="NaN or Inf"):
+            sdpa(args["q"], args["k"], args["v"])
