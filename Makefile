@@ -155,7 +155,7 @@ bench-widgets: $(STAMP) browser-deps
 # (the budgets are checked in make test by tests/browser/test_page_weight.py).
 page-weight: $(STAMP) browser-deps
 	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
-	$(BIN)/python tools/page_weight.py _build/html --out benchmarks/PAGE_WEIGHT_TABLE.md
+	$(BIN)/python -m tools.page_weight _build/html --out benchmarks/PAGE_WEIGHT_TABLE.md
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

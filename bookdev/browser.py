@@ -3,7 +3,7 @@ by Playwright, with every request to another host blocked and recorded.
 
 Never downloads a browser: the executable is ``chromium`` from PATH (Debian package ``chromium``,
 installed by ``make browser-deps``), or ``$CHROMIUM``. Used by the browser-test fixtures
-(``tests/browser/conftest.py``) and ``benchmarks/bench_widgets.py``.
+(``tests/browser/conftest.py``), ``benchmarks/bench_widgets.py`` and ``tools/page_weight.py``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Page weight: the bytes a reader's browser transfers on a first visit to each page of the built site.
 
-    .venv/bin/python tools/page_weight.py [_build/html] [--out benchmarks/PAGE_WEIGHT.md]   (make page-weight)
+    .venv/bin/python -m tools.page_weight [_build/html] [--out benchmarks/PAGE_WEIGHT.md]   (make page-weight)
 
 Each page is opened in Debian's Chromium (Playwright, headless) in a fresh browser context (empty
 cache: a first visit), served from ``_build/html`` on 127.0.0.1 with every other host blocked, and
@@ -22,27 +22,19 @@ from __future__ import annotations
 import argparse
 import functools
 import gzip
-import http.server
-import os
-import shutil
 import sys
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-ROOT = Path(__file__).resolve().parents[1]
-SITE = ROOT / "_build" / "html"
+from bookdev import browser as bb
+from bookdev.site import load
 
 KB = 1000
 BUDGET = {"chapter": 600 * KB, "sliders": 1200 * KB}  # gzip-transferred bytes, first visit
 COMPRESSED_BY_HOST = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".xml", ".map"}
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic", "--disable-dev-shm-usage",
-]
 
 
 @functools.cache
@@ -110,20 +102,10 @@ def group_of(path: str) -> str:
 
 
 def measure(browser, site_url: str, site: Path, page: str) -> Weight:  # noqa: ANN001
-    """Open ``page`` in a fresh context (empty cache) and count what it transferred from the site."""
+    """Open ``page`` in a fresh context (empty cache: a first visit) with every other host blocked,
+    and count what it transferred from the site."""
     host = urlparse(site_url).netloc
     weight = Weight(page=page, kind=page_kind(site, page))
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-
-    def route(r) -> None:  # noqa: ANN001
-        parsed = urlparse(r.request.url)
-        if parsed.scheme in ("data", "blob"):
-            r.continue_()
-        elif parsed.netloc != host:
-            weight.external.append(r.request.url)
-            r.abort()
-        else:
-            r.continue_()
 
     def finished(request) -> None:  # noqa: ANN001
         parsed = urlparse(request.url)
@@ -137,34 +119,12 @@ def measure(browser, site_url: str, site: Path, page: str) -> Weight:  # noqa: A
         if path.is_file():
             weight.files[rel] = transfer_bytes(path)
 
-    context.route("**/*", route)
-    pg = context.new_page()
-    pg.on("requestfinished", finished)
-    try:
-        pg.goto(f"{site_url}/{page}", wait_until="networkidle")
-        pg.evaluate(
-            """async () => {
-                const mj = window.MathJax;
-                if (mj && mj.startup && mj.startup.promise) { await mj.startup.promise; }
-                if (mj && mj.typesetPromise) { await mj.typesetPromise(); }
-            }"""
-        )
-        pg.wait_for_load_state("networkidle")
-    finally:
-        context.close()
+    with bb.offline_page(browser, site_url) as (pg, log):
+        pg.on("requestfinished", finished)
+        load(pg, f"{site_url}/{page}")
+        pg.wait_for_load_state("networkidle")  # what MathJax fetched while it typeset
+        weight.external = list(log.external)
     return weight
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
-def serve(site: Path) -> tuple[str, http.server.ThreadingHTTPServer]:
-    """Serve ``site`` on 127.0.0.1 (a free port) in a thread; returns the URL and the server."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}", server
 
 
 def human(n: int) -> str:
@@ -198,34 +158,16 @@ def summary(weights: list[Weight]) -> str:
     return "\n".join(lines)
 
 
-def chromium() -> str:
-    exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not exe:
-        raise SystemExit("Debian's chromium is not installed: run 'make browser-deps'")
-    return exe
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("site", nargs="?", default=SITE, type=Path)
+    parser.add_argument("site", nargs="?", default=bb.SITE, type=Path)
     parser.add_argument("--out", type=Path, help="write the tables to this Markdown file")
     args = parser.parse_args()
     site = args.site.resolve()
     if not (site / "index.html").is_file():
         raise SystemExit(f"no built site at {site}: run 'make book' first")
-    from playwright.sync_api import sync_playwright
-
-    url, server = serve(site)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
-            try:
-                weights = [measure(browser, url, site, page) for page in pages_of(site)]
-            finally:
-                browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with bb.serve(site) as url, bb.chromium() as browser:
+        weights = [measure(browser, url, site, page) for page in pages_of(site)]
     text = f"{summary(weights)}\n\n{table(weights)}\n"
     print(text)
     if args.out:
