@@ -44,13 +44,12 @@ def _open_widget_page(stack: ExitStack, browser, site_url, name: str):  # noqa: 
     """Load widget page ``name`` (in a context that ``stack`` closes) with every other host blocked,
     wait until all its widgets rendered; return ``(name, page, log, widgets)``."""
     page, log = stack.enter_context(bb.offline_page(browser, site_url))
-    page.goto(f"{site_url}/{name}", wait_until="networkidle")
     try:
-        wd.wait_for_widgets(page)
+        widgets = wd.load_widget_page(page, site_url, name)
     except Exception as err:  # noqa: BLE001
         pytest.fail(f"{name}: widgets did not render ({err}); console errors {log.console_errors}, "
                     f"page errors {log.page_errors}, blocked requests {log.external}")
-    return name, page, log, wd.find_widgets(page)
+    return name, page, log, widgets
 
 
 @pytest.fixture(params=WIDGET_PAGES)
