@@ -28,6 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import nbformat
+import yaml
 from _common import publish, say
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,24 +87,28 @@ _EXECUTE_ONE = (
 )
 
 
+def execute_seconds(nb: Path, env: dict[str, str], cwd: Path | None = None) -> float:
+    """Seconds notebook ``nb`` takes to execute from a clean kernel, in a fresh process (as myst-nb and
+    jupyter-cache time a notebook: from the kernel's start to its last cell), run from ``cwd``
+    (default: the notebook's folder)."""
+    proc = subprocess.run([sys.executable, "-c", _EXECUTE_ONE, str(nb), str(cwd or nb.parent)],
+                          capture_output=True, text=True, env=env, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{nb.name} failed to execute:\n{proc.stderr[-2000:]}")
+    return float(proc.stdout.strip().splitlines()[-1])
+
+
 def execution_times(notebooks: list[Path], env: dict[str, str]) -> dict[str, float]:
-    """Seconds each notebook takes to execute from a clean kernel, one at a time (as myst-nb and
-    jupyter-cache time a notebook: from the kernel's start to its last cell)."""
+    """Seconds each notebook takes to execute from a clean kernel, one at a time."""
     times = {}
     for nb in notebooks:
-        proc = subprocess.run([sys.executable, "-c", _EXECUTE_ONE, str(nb), str(nb.parent)],
-                              capture_output=True, text=True, env=env, check=False)
-        if proc.returncode != 0:
-            raise RuntimeError(f"{nb.name} failed to execute:\n{proc.stderr[-2000:]}")
-        times[nb.name] = float(proc.stdout.strip().splitlines()[-1])
+        times[nb.name] = execute_seconds(nb, env)
         say(f"    {nb.name}: {times[nb.name]:.1f} s")
     return times
 
 
 def toc_notebooks(book: Path) -> list[Path]:
     """Notebooks listed (not commented out) in ``_toc.yml``, in order."""
-    import yaml
-
     toc = yaml.safe_load((book / "_toc.yml").read_text(encoding="utf-8"))
     files: list[str] = []
 
@@ -140,24 +146,16 @@ def startup_seconds() -> float:
 
 
 def kernel_seconds(book: Path, env: dict[str, str]) -> float:
-    """Execution time, measured as myst-nb measures a chapter, of a one-cell notebook that only
-    imports what the chapters import: the fixed cost every executed notebook pays."""
-    code = (
-        "import nbformat\n"
-        "from jupyter_cache.executors.utils import single_nb_execution\n"
-        "nb = nbformat.v4.new_notebook()\n"
-        "nb.metadata['kernelspec'] = {'name': 'python3', 'display_name': 'Python 3', 'language': 'python'}\n"
-        "nb.cells = [nbformat.v4.new_code_cell('import matplotlib.pyplot as plt\\nimport numpy as np\\n"
-        "import torch\\nimport attnlib\\nfrom attnlib import plots')]\n"
-        f"r = single_nb_execution(nb, cwd={str(book / 'book')!r}, timeout=600, allow_errors=False)\n"
-        "assert r.err is None, r.exc_string\n"
-        "print(r.time)\n"
-    )
-    times = []
-    for _ in range(2):  # the shorter of two runs: the one least slowed down by other work on the machine
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-        times.append(float(proc.stdout.strip().splitlines()[-1]))
-    return min(times)
+    """Execution time, measured as a chapter's is, of a one-cell notebook that only imports what the
+    chapters import: the fixed cost every executed notebook pays."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\nimport numpy as np\nimport torch\n"
+                                          "import attnlib\nfrom attnlib import plots")]
+    path = book / "_build" / "imports_only.ipynb"
+    nbformat.write(nb, path)
+    # the shorter of two runs: the one least slowed down by other work on the machine
+    return min(execute_seconds(path, env, cwd=book / "book") for _ in range(2))
 
 
 def main(argv: list[str] | None = None) -> int:
