@@ -40,7 +40,8 @@ $(STAMP): requirements.txt pyproject.toml
 setup: $(STAMP)
 
 # Front-end assets pinned in package-lock.json (require.js, widget html-manager, anywidget, MathJax,
-# axe-core), installed exactly with `npm ci`.
+# axe-core; esbuild, which bundles the slider pages' widget manager during the site build), installed
+# exactly with `npm ci`.
 NPM_STAMP := node_modules/.installed
 $(NPM_STAMP): package.json package-lock.json
 	@echo "==> installing pinned front-end assets (npm ci)"

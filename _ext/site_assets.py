@@ -3,7 +3,8 @@
 1. ``vendor_assets``: widget pages, math and Live Code's front end (thebe) work with no other host
    reachable; ``_thebe_from_site`` points sphinx-thebe at the site's copy of thebe. The files listed in
    ``VENDOR`` are copied from ``node_modules`` (pinned in ``package-lock.json``, installed by
-   ``npm ci``; ``make book`` does it) into ``_build/html/_static/_vendor/`` at the start of the build.
+   ``npm ci``; ``make book`` does it) into ``_build/html/_static/_vendor/`` at the start of the build;
+   the slider pages' widget manager is bundled there from the same packages (``build_widget_manager``).
    They are copied by this extension, not kept in a source ``_static`` folder: Jupyter Book 1 links
    every .js/.css it finds in the source static folders into every page, and these files must load
    only where they are used (``nb_ipywidgets_js`` and ``mathjax_path`` in ``_config.yml`` name them,
@@ -27,6 +28,7 @@ import io
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +47,9 @@ LOADER = Path(__file__).resolve().parent / "vendor" / "widgets-loader.js"
 # Only what the pages load: no MathJax combined builds (tex-chtml, svg/mml output, node, "full").
 VENDOR: dict[str, tuple[str, list[tuple[str, str]]]] = {
     "requirejs": ("requirejs", [("require.js", "")]),
-    "@jupyter-widgets/html-manager": (
-        "html-manager",
-        # embed-amd.js bundles require-able @jupyter-widgets/base, controls and the manager; the
-        # Font Awesome fonts are fetched only if a widget shows an icon (modern formats only).
-        [("dist/embed-amd.js", ""), ("dist/*.woff2", ""), ("dist/*.woff", "")],
-    ),
+    # The widget manager is not copied: build_widget_manager bundles the package's own embed entry
+    # without the controls and output widgets (see WIDGET_MANAGER). Listed for its licence and version.
+    "@jupyter-widgets/html-manager": ("html-manager", []),
     # anywidget's AMD front end (AnyModel/AnyView); its ES modules come inline with each widget.
     "anywidget": ("anywidget", [("dist/index.js", "")]),
     # Live Code's front end: thebe's bundle and the chunks it loads next to itself, and its styles.
@@ -72,6 +71,13 @@ VENDOR: dict[str, tuple[str, list[tuple[str, str]]]] = {
         ],
     ),
 }
+
+# The widget manager the slider pages load (nb_ipywidgets_js in _config.yml names its output): built by
+# esbuild (a pinned devDependency) from @jupyter-widgets/html-manager's own AMD embed entry, without the
+# ipywidgets controls, ipywidgets 7 and output widgets that its dist/embed-amd.js bundles (0.92 MB of
+# its gzipped size; the book's widget state holds only anywidget models and base layouts).
+WIDGET_MANAGER = Path(__file__).resolve().parent / "vendor" / "widget-manager" / "build.mjs"
+WIDGET_MANAGER_OUT = "html-manager/embed-amd.js"  # under _vendor/
 
 # A line holding only a `//# sourceMappingURL=...` comment (JS; bundles such as embed-amd.js have one
 # per module, some ending in ";") or a `/*# sourceMappingURL=... */` comment (CSS).
@@ -107,18 +113,39 @@ def vendor_assets(outdir: Path, node_modules: Path = NODE_MODULES) -> list[Path]
                 dest = target_dir / src.name
                 shutil.copyfile(src, dest)  # map comments go in drop_source_maps, with the theme's
                 copied.append(dest)
+        (dest_root / folder).mkdir(parents=True, exist_ok=True)
         for name in ("LICENSE", "LICENSE.txt", "LICENSE.md"):
             if (pkg_dir / name).is_file():
                 shutil.copyfile(pkg_dir / name, dest_root / folder / "LICENSE")
                 break
     shutil.copyfile(LOADER, dest_root / LOADER.name)
     copied.append(dest_root / LOADER.name)
+    copied += build_widget_manager(dest_root / WIDGET_MANAGER_OUT, node_modules)
     (dest_root / "README.txt").write_text(
         "Front-end assets served by this site (copied from npm packages pinned in package-lock.json):\n"
         + "\n".join(licenses) + "\n",
         encoding="utf-8",
     )
     return copied
+
+
+def build_widget_manager(outfile: Path, node_modules: Path = NODE_MODULES) -> list[Path]:
+    """Bundle the slider pages' widget manager into ``outfile`` (``WIDGET_MANAGER``, run with node);
+    return the files written (the bundle and the licences of the code it holds).
+
+    Raises ``ExtensionError`` naming the command to run if node or esbuild is missing or the build fails.
+    """
+    if not (node_modules / "esbuild" / "package.json").is_file():
+        raise ExtensionError(f"esbuild not found in {node_modules}: the site builds its own widget manager; "
+                             "run 'make book' (or 'npm ci') first")
+    node = shutil.which("node")
+    if node is None:
+        raise ExtensionError("node not found on PATH: the site builds its own widget manager with it (see README)")
+    outfile.parent.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([node, str(WIDGET_MANAGER), str(outfile)], capture_output=True, text=True, check=False)
+    if done.returncode != 0 or not outfile.is_file():
+        raise ExtensionError(f"building the widget manager failed ({WIDGET_MANAGER}):\n{done.stderr}{done.stdout}")
+    return [outfile, *sorted(outfile.parent.glob(outfile.name + ".LEGAL.txt"))]
 
 
 def _vendor_on_init(app: Any) -> None:

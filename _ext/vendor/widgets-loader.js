@@ -7,13 +7,11 @@
   "use strict";
   var script = document.currentScript;
   var base = script.src.slice(0, script.src.lastIndexOf("/") + 1); // .../_vendor/
-  window.__jupyter_widgets_assets_path__ = base + "html-manager/";
   window.requirejs.config({
     paths: {
       anywidget: base + "anywidget/index",
-      // The manager's modules are defined inside embed-amd.js; each finds its icon fonts next to the
-      // URL require.js would give its name, so map the names to the folder holding the fonts.
-      "@jupyter-widgets/html-manager/dist": base + "html-manager",
+      // Any other widget library a page would ask for: the site's folder, never another host. (The
+      // manager, _vendor/html-manager/embed-amd.js, defines @jupyter-widgets/base and its own modules.)
       "@jupyter-widgets": base + "html-manager",
     },
   });
