@@ -88,6 +88,25 @@ def test_front_end_matches_the_python_widget_packages() -> None:
     assert importlib.metadata.version("ipywidgets").startswith("8.")
 
 
+def test_widget_manager_is_built_without_the_controls(vendored) -> None:  # noqa: ANN001
+    """The slider pages' manager is bundled from html-manager's own modules, defines what anywidget's
+    front end and the page ask require.js for, and leaves out the controls and output widgets (the
+    library's dist/embed-amd.js is 0.92 MB gzipped)."""
+    import gzip
+
+    out, copied = vendored
+    manager = out / "_static" / "_vendor" / "html-manager" / "embed-amd.js"
+    assert manager in copied
+    code = manager.read_text(encoding="utf-8")
+    for module in ("@jupyter-widgets/base", "@jupyter-widgets/html-manager", "@jupyter-widgets/html-manager/dist/libembed-amd"):
+        assert f'("{module}",[],' in code, module  # define(name, [], ...), minified
+    assert "IntSliderModel" not in code and "OutputArea" not in code  # controls, the output widget
+    assert "is not in this site's widget manager" in code  # what a page asking for them logs
+    gzipped = len(gzip.compress(manager.read_bytes(), compresslevel=6))
+    assert gzipped < 450_000, f"widget manager is {gzipped / 1e3:.0f} kB gzipped"
+    assert not list(manager.parent.glob("*.woff*")), "the manager's Font Awesome fonts are not served"
+
+
 def test_missing_node_modules_is_a_clear_error(tmp_path: Path) -> None:
     from sphinx.errors import ExtensionError
 

@@ -12,9 +12,8 @@ unchanged. HTTP headers are not counted.
 
 Budgets (issue 19): at most ``BUDGET["chapter"]`` for an ordinary chapter and
 ``BUDGET["sliders"]`` for a chapter with sliders. ``tests/browser/test_page_weight.py`` enforces
-them in ``make test``; this script prints the table (and writes it with ``--out``) and exits 1 if an
-ordinary chapter is over its budget (slider chapters are over theirs by the widget manager's weight:
-reported, see benchmarks/PAGE_WEIGHT.md).
+them in ``make test``; this script prints the table (and writes it with ``--out``) and exits 1 if a
+chapter is over its budget.
 """
 
 from __future__ import annotations
@@ -175,9 +174,7 @@ def main() -> int:
     over = [w.page for w in weights if w.budget and w.total > w.budget]
     if over:
         print(f"over budget: {over}", file=sys.stderr)
-    # Slider chapters cannot meet theirs without a lighter widget manager (benchmarks/PAGE_WEIGHT.md):
-    # reported, not failed on.
-    return 1 if [p for p in over if page_kind(site, p) == "chapter"] else 0
+    return 1 if over else 0
 
 
 if __name__ == "__main__":

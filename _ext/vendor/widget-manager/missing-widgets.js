@@ -6,12 +6,17 @@
 // (the browser tests fail on it), not a silently missing widget.
 "use strict";
 
+const reported = new Set();
+
 function report(moduleName, name) {
   const message =
     `[widget manager] ${moduleName}: ${name} is not in this site's widget manager, which is built ` +
     "without the ipywidgets controls, ipywidgets 7 and output widgets (the book's widget state used " +
     "none); add the module back in _ext/vendor/widget-manager/build.mjs to render this widget.";
-  console.error(message);
+  if (!reported.has(message)) {
+    reported.add(message);
+    console.error(message);
+  }
   return message;
 }
 
@@ -29,13 +34,20 @@ function missingModule(moduleName) {
   });
 }
 
-// A class of a module the manager imports (the output widget's): fails when the manager makes one.
+// A class of a module the manager imports (the output widget's): using it in any way (its static
+// _deserialize_state, new) reports it and throws.
 function missingClass(moduleName, name) {
-  return class {
-    constructor() {
-      throw new Error(report(moduleName, name));
-    }
+  const fail = () => {
+    throw new Error(report(moduleName, name));
   };
+  return new Proxy(function () {}, {
+    get(target, property) {
+      // Promise resolution asks whether the class is a "then"-able: it is not.
+      return typeof property === "string" && property !== "then" ? fail : undefined;
+    },
+    construct: fail,
+    apply: fail,
+  });
 }
 
 module.exports = { missingModule, missingClass };
