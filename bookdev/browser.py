@@ -77,9 +77,11 @@ def chromium() -> Iterator[Any]:
 
 @dataclass
 class PageLog:
-    """What a page did: requests that left the site (blocked), console errors, page errors."""
+    """What a page did: requests that left the site (blocked), the URLs it fetched from the site (in
+    the order they finished), console errors, page errors."""
 
     external: list[str] = field(default_factory=list)
+    fetched: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
 
@@ -105,6 +107,8 @@ def offline_page(browser: Any, site_url: str, viewport: dict[str, int] | None = 
     page = context.new_page()
     page.on("console", lambda m: log.console_errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: log.page_errors.append(str(e)))
+    page.on("requestfinished",
+            lambda r: log.fetched.append(r.url) if urlparse(r.url).netloc == site_host else None)
     try:
         yield page, log
     finally:

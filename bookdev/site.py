@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bookdev import readings
 from bookdev.browser import ROOT, SITE, PageLog, offline_page
 
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
@@ -28,6 +29,8 @@ WIDGET_PAGES = [p for p in PAGES if VIEW_MIME in (SITE / p).read_text(encoding="
 RAW_TEX = ("$$", "\\(", "\\)", "\\[", "\\]", "\\begin{")
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
+#: A phone's screen in CSS pixels (an iPhone 12-15): every page must fit it.
+PHONE = {"width": 390, "height": 844}
 THEMES = ("light", "dark")
 #: axe-core rules whose result depends on colours: run again in every theme after the first.
 COLOUR_RULES = ("color-contrast", "link-in-text-block")
@@ -55,17 +58,55 @@ def has_math(page: str) -> bool:
     return 'class="math notranslate nohighlight"' in html
 
 
+def wait_for_widgets(page: Any, timeout_ms: float = 20_000) -> None:
+    """Wait until every widget view script of the page has a rendered slider before it."""
+    page.wait_for_function(_ALL_RENDERED, arg=VIEW_MIME, timeout=timeout_ms)
+
+
 def load(page: Any, url: str) -> None:
-    """Open ``url`` and wait until the network is idle and MathJax (if the page has it) has
-    finished typesetting."""
-    page.goto(url, wait_until="networkidle")
-    page.evaluate(
-        """async () => {
-            const mj = window.MathJax;
-            if (mj && mj.startup && mj.startup.promise) { await mj.startup.promise; }
-            if (mj && mj.typesetPromise) { await mj.typesetPromise(); }
-        }"""
-    )
+    """Open ``url`` and wait until the page is ready to be read: its ``load`` event, MathJax's
+    typesetting (if the page has MathJax), the web fonts, every widget rendered (if it has widgets)
+    and every exercise form built (if it has exercises). These are the conditions the checks
+    depend on; waiting for them instead of for an idle network saves the half second of silence
+    that ``networkidle`` needs on every load. :func:`visit` still waits for the idle network, so
+    that its record of the page's requests is complete."""
+    from playwright.sync_api import Error as PlaywrightError  # heavy; only browser runs need it
+
+    page.goto(url, wait_until="load")
+    for _ in range(3):
+        try:
+            page.evaluate(_READY, VIEW_MIME)
+            return
+        except PlaywrightError as err:
+            # a page that only redirects (index.html) navigates again once it has loaded
+            if "context was destroyed" not in str(err):
+                raise
+            page.wait_for_load_state("load")
+    raise AssertionError(f"{url} kept navigating away: it never settled")
+
+
+# Whether every widget view on the page (none is fine) has rendered its card, with numbers or a table.
+_VIEWS_RENDERED = """(viewMime) => [...document.querySelectorAll(`script[type="${viewMime}"]`)].every(
+    (v) => v.previousElementSibling && v.previousElementSibling.querySelector(".attnw .attnw-num, .attnw td"))"""
+# The page has widget views, and every one has rendered.
+_ALL_RENDERED = f"""(viewMime) => document.querySelector(`script[type="${{viewMime}}"]`) !== null
+    && ({_VIEWS_RENDERED})(viewMime)"""
+# Resolves once MathJax (if any) has typeset, the fonts are loaded, and every widget view and every
+# exercise card on the page has rendered (exercise.js builds a form, or a "run it" note, in each).
+_READY = f"""async (viewMime) => {{
+  const mj = window.MathJax;
+  if (mj && mj.startup && mj.startup.promise) {{ await mj.startup.promise; }}
+  if (mj && mj.typesetPromise) {{ await mj.typesetPromise(); }}
+  const settled = () => ({_VIEWS_RENDERED})(viewMime)
+    && [...document.querySelectorAll("section.attnex")].every((c) => c.querySelector("form, .attnex-run"));
+  for (let waited = 0; !settled(); waited += 50) {{
+    if (waited > 20000) {{ throw new Error("widgets or exercise forms did not render within 20 s"); }}
+    await new Promise((r) => setTimeout(r, 50));
+  }}
+  // lay the page out once, so that every font it shows has been asked for, then wait for them
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  await document.fonts.ready;
+}}"""
 
 
 def prose_text(page: Any) -> str:
@@ -84,45 +125,75 @@ def prose_text(page: Any) -> str:
 
 @dataclass
 class Visit:
-    """What one load of a page showed: ``log`` as it stood once the page had loaded and MathJax had
-    typeset; math elements marked by Sphinx and how many MathJax left untypeset; raw TeX in the
-    prose; and per theme, the body's background and axe-core's serious or critical violations
-    (``axe`` is None when axe-core is not installed)."""
+    """What one load of a page showed, for every per-page browser check.
+
+    At the desktop size (:data:`bookdev.browser.VIEWPORT`), once the page had loaded, MathJax had
+    typeset and the network was idle: ``log`` (blocked requests, what the page fetched from the
+    site, console and page errors), the math elements Sphinx marked and how many MathJax left
+    untypeset, raw TeX left in the prose, and the title and navigation texts (``nav``). Then per
+    theme (:data:`THEMES`): the body's background, axe-core's serious or critical violations
+    (``axe`` is None when axe-core is not installed) and the captions (:data:`readings.CAPTIONS`).
+    Then at the size of a phone (:data:`PHONE`), per theme: ``phone[theme]`` holds the page's width
+    against the screen (:data:`readings.OVERFLOWING`), the slider readouts that are cut off
+    (:data:`readings.CLIPPED_READOUTS`) and the cards wider than the screen or than themselves
+    (:data:`readings.WIDE_CARDS`)."""
 
     name: str
     log: PageLog
     math_marked: int = 0
     math_untypeset: int = 0
     raw_tex: list[str] = field(default_factory=list)
+    nav: list[str] = field(default_factory=list)
     backgrounds: dict[str, str] = field(default_factory=dict)
     axe: dict[str, list[dict]] | None = None
+    captions: dict[str, list[dict]] = field(default_factory=dict)
+    phone: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def _set_theme(page: Any, theme: str) -> None:
+    """Switch the site's theme as its theme button does, and wait until the page has repainted."""
+    page.evaluate("t => { document.documentElement.dataset.theme = t; document.documentElement.dataset.mode = t; }",
+                  theme)
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def visit(browser: Any, site_url: str, name: str) -> Visit:
-    """Load page ``name`` once (every other host blocked) and gather what the per-page browser
-    checks need: see :class:`Visit`."""
+    """Load page ``name`` once, as a first visit (a fresh browser context, empty cache, every other
+    host blocked), and read what every per-page browser check needs: see :class:`Visit`."""
     with offline_page(browser, site_url) as (page, log):
         load(page, f"{site_url}/{name}")
+        page.wait_for_load_state("networkidle")  # so that the record of requests is complete
         visit = Visit(name=name, log=copy.deepcopy(log))
         if has_math(name):
             visit.math_marked = page.locator(".math").count()
             visit.math_untypeset = page.locator(".math:not(:has(mjx-container))").count()
         visit.raw_tex = [t for t in RAW_TEX if t in prose_text(page)]
-        if not AXE.exists():
-            return visit
-        page.add_script_tag(path=str(AXE))
+        visit.nav = page.evaluate(readings.NAV_TEXT)
+        has_axe = AXE.exists()
+        if has_axe:
+            page.add_script_tag(path=str(AXE))
+            visit.axe = {}
         page.add_style_tag(content=_NO_TRANSITIONS)
-        visit.axe = {}
         for theme in THEMES:
-            page.evaluate("t => { document.documentElement.dataset.theme = t; document.documentElement.dataset.mode = t; }",
-                          theme)
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            _set_theme(page, theme)
             visit.backgrounds[theme] = page.evaluate("getComputedStyle(document.body).backgroundColor")
-            # every rule in the first theme; in the others only the rules that read colours: a theme
-            # changes the site's colours and nothing else (structure, names, alt text stay the same)
-            options = {"resultTypes": ["violations"]}
-            if theme != THEMES[0]:
-                options["runOnly"] = {"type": "rule", "values": list(COLOUR_RULES)}
-            result = page.evaluate("async (o) => await axe.run(document, o)", options)
-            visit.axe[theme] = [v for v in result["violations"] if v["impact"] in BLOCKING]
+            visit.captions[theme] = page.evaluate(readings.CAPTIONS)
+            if has_axe:
+                # every rule in the first theme; in the others only the rules that read colours: a
+                # theme changes the site's colours and nothing else (structure, names, alt text)
+                options: dict[str, Any] = {"resultTypes": ["violations"]}
+                if theme != THEMES[0]:
+                    options["runOnly"] = {"type": "rule", "values": list(COLOUR_RULES)}
+                result = page.evaluate("async (o) => await axe.run(document, o)", options)
+                visit.axe[theme] = [v for v in result["violations"] if v["impact"] in BLOCKING]
+        # The same page at a phone's size: CSS lays it out anew for the narrow screen (the book's
+        # scripts do not measure the screen, so nothing needs reloading).
+        page.set_viewport_size(PHONE)
+        for theme in reversed(THEMES):
+            _set_theme(page, theme)
+            visit.phone[theme] = {
+                "overflow": page.evaluate(readings.OVERFLOWING),
+                "readouts": page.evaluate(readings.CLIPPED_READOUTS),
+                "wide_cards": page.evaluate(readings.WIDE_CARDS),
+            }
         return visit

@@ -12,7 +12,7 @@ from typing import Any
 
 from attnlib.widgets import _math
 from bookdev.browser import SITE
-from bookdev.site import VIEW_MIME
+from bookdev.site import VIEW_MIME, load, wait_for_widgets
 
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
 
@@ -32,12 +32,6 @@ _FIND_WIDGETS = """([stateMime, viewMime]) => {
 
 _EMBEDDED_ESM = """([stateMime, id]) =>
   JSON.parse(document.querySelector(`script[type="${stateMime}"]`).textContent).state[id].state._esm"""
-
-_ALL_RENDERED = """(viewMime) => {
-  const views = [...document.querySelectorAll(`script[type="${viewMime}"]`)];
-  return views.length > 0 && views.every(
-    (v) => v.previousElementSibling && v.previousElementSibling.querySelector(".attnw .attnw-num, .attnw td"));
-}"""
 
 
 @dataclass
@@ -103,18 +97,13 @@ def find_widgets(page: Any) -> list[Widget]:
     return [Widget(page=page, **w) for w in page.evaluate(_FIND_WIDGETS, [STATE_MIME, VIEW_MIME])]
 
 
-def wait_for_widgets(page: Any, timeout_ms: float = 20_000) -> None:
-    """Wait until every widget view script of the page has a rendered slider before it."""
-    page.wait_for_function(_ALL_RENDERED, arg=VIEW_MIME, timeout=timeout_ms)
-
-
 def load_widget_page(page: Any, site_url: str, path: str) -> list[Widget]:
     """Open the built page ``path`` (e.g. ``"book/16_decoding.html"``) in ``page``, wait until every
     widget on it rendered, and return them. Fails with a clear message if the page is not built."""
     if not (SITE / path).is_file():
         raise AssertionError(f"{path} is not in the built site: run 'make book'")
-    page.goto(f"{site_url}/{path}", wait_until="networkidle")
-    wait_for_widgets(page)
+    load(page, f"{site_url}/{path}")
+    wait_for_widgets(page)  # load() waits for rendered widgets; this also fails on a page without any
     return find_widgets(page)
 
 

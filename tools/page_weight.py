@@ -100,16 +100,14 @@ def group_of(path: str) -> str:
     return "the page (HTML)" if p.endswith(".html") else "other"
 
 
-def measure(browser, site_url: str, site: Path, page: str) -> Weight:  # noqa: ANN001
-    """Open ``page`` in a fresh context (empty cache: a first visit) with every other host blocked,
-    and count what it transferred from the site."""
-    host = urlparse(site_url).netloc
+def weight_of(site: Path, site_url: str, page: str, fetched: Iterable[str]) -> Weight:
+    """The :class:`Weight` of a first visit of ``page`` that fetched the URLs ``fetched`` from the
+    site served at ``site_url`` (files the site does not hold, e.g. a 404, count nothing)."""
     weight = Weight(page=page, kind=page_kind(site, page))
-
-    def finished(request) -> None:  # noqa: ANN001
-        parsed = urlparse(request.url)
-        if parsed.netloc != host:
-            return
+    for url in fetched:
+        parsed = urlparse(url)
+        if parsed.netloc != urlparse(site_url).netloc:
+            continue
         rel = unquote(parsed.path).lstrip("/")
         path = site / rel
         if path.is_dir() or rel == "":
@@ -117,11 +115,16 @@ def measure(browser, site_url: str, site: Path, page: str) -> Weight:  # noqa: A
             rel = path.relative_to(site).as_posix()
         if path.is_file():
             weight.files[rel] = transfer_bytes(path)
+    return weight
 
+
+def measure(browser, site_url: str, site: Path, page: str) -> Weight:  # noqa: ANN001
+    """Open ``page`` in a fresh context (empty cache: a first visit) with every other host blocked,
+    wait until it is ready and the network is idle, and count what it fetched from the site."""
     with bb.offline_page(browser, site_url) as (pg, log):
-        pg.on("requestfinished", finished)
         load(pg, f"{site_url}/{page}")
         pg.wait_for_load_state("networkidle")  # what MathJax fetched while it typeset
+        weight = weight_of(site, site_url, page, log.fetched)
         weight.external = list(log.external)
     return weight
 

@@ -9,66 +9,40 @@ import pytest
 
 from bookdev import widgets as wd
 from bookdev.browser import SITE
-from bookdev.site import PAGES, load
+from bookdev.site import PAGES, THEMES, load
 
 pytestmark = pytest.mark.browser
 
 BOOK = "Attention, step by step"
 
-# The page's title, the left navigation, the previous/next links and the page's own table of contents.
-_NAV_TEXT = """() => [document.title,
-  ...[...document.querySelectorAll(".bd-sidebar-primary nav a, .prev-next-area a, .bd-toc-nav a")].map((a) => a.innerText)]"""
-
-# Weight, size and contrast ratio (WCAG) of each caption against the first opaque background behind it.
-_CAPTIONS = """() => {
-  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => {
-    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-  };
-  const background = (el) => {
-    for (let a = el; a; a = a.parentElement) {
-      const c = rgb(getComputedStyle(a).backgroundColor);
-      if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
-    }
-    return [255, 255, 255];
-  };
-  return [...document.querySelectorAll("figcaption, .attnw-table caption")].filter((e) => e.offsetParent).map((e) => {
-    const cs = getComputedStyle(e.querySelector("p") || e);
-    const [l1, l2] = [lum(rgb(cs.color).slice(0, 3)), lum(background(e))].sort((a, b) => b - a);
-    return { text: e.innerText.slice(0, 50), weight: Number(cs.fontWeight), size: parseFloat(cs.fontSize),
-             contrast: (l1 + 0.05) / (l2 + 0.05) };
-  });
-}"""
+# Pages that only redirect (index.html sends the reader to the intro): their visit reads the intro.
+REDIRECTS = [p for p in PAGES if 'http-equiv="refresh"' in (SITE / p).read_text(encoding="utf-8").lower()]
+# Pages whose captions the contrast check must find (figures, and widget panels with captions).
+CAPTIONED = ("book/15_playground.html", "book/13_multihead_causal.html")
 
 
-@pytest.fixture(scope="module")
-def nav_texts(browser, site_url):  # noqa: ANN001, ANN201
-    """Every page's title and navigation texts, read in one browser context."""
-    context = browser.new_context()
-    page = context.new_page()
-    texts = {}
-    try:
-        for name in PAGES:
-            if 'http-equiv="refresh"' in (SITE / name).read_text(encoding="utf-8").lower():
-                continue  # index.html only redirects to the intro
-            page.goto(f"{site_url}/{name}", wait_until="load")
-            texts[name] = page.evaluate(_NAV_TEXT)
-    finally:
-        context.close()
-    return texts
+@pytest.mark.parametrize("name", [p for p in PAGES if p not in REDIRECTS])
+def test_browser_title_names_the_book_once(page_visit, name: str) -> None:  # noqa: ANN001
+    """The home page's title is the book's name alone; every other page's is "<page> — <book>"
+    (Sphinx's search page: "Search - <book>")."""
+    title = page_visit(name).nav[0]
+    assert title.count(BOOK) == 1, f"{name}: the title names the book {title.count(BOOK)} times: {title!r}"
+    if name == "book/intro.html":
+        assert title == BOOK, f"{name}: {title!r}"
+    else:
+        assert title.endswith((f" — {BOOK}", f" - {BOOK}")), f"{name}: {title!r}"
 
 
-def test_home_page_title_once(nav_texts) -> None:  # noqa: ANN001
-    assert nav_texts["book/intro.html"][0] == BOOK
-    assert nav_texts["book/05_softmax.html"][0].endswith(f" — {BOOK}")
-
-
-def test_titles_and_navigation_have_no_tex_leftovers(nav_texts) -> None:  # noqa: ANN001
-    bad = {name: [t for t in texts if "d_k" in t or "\\" in t or "$" in t] for name, texts in nav_texts.items()}
-    bad = {k: v for k, v in bad.items() if v}
-    assert bad == {}, f"titles or navigation show TeX: {bad}"
-    assert any("√dₖ" in t for t in nav_texts["book/06_scaling.html"]), "chapter 06's title lost its √dₖ"
+@pytest.mark.parametrize("name", [p for p in PAGES if p not in REDIRECTS])
+def test_titles_and_navigation_have_no_tex_leftovers(page_visit, name: str) -> None:  # noqa: ANN001
+    """The page's title, left navigation, previous/next links and own table of contents
+    (:data:`bookdev.readings.NAV_TEXT`, read during the page's visit)."""
+    texts = page_visit(name).nav
+    assert texts, f"{name}: no title or navigation read"
+    bad = [t for t in texts if "d_k" in t or "\\" in t or "$" in t]
+    assert bad == [], f"{name}: the title or navigation shows TeX: {bad}"
+    if name == "book/06_scaling.html":
+        assert any("√dₖ" in t for t in texts), "chapter 06's title lost its √dₖ"
 
 
 def test_d_k_slider_is_read_as_d_sub_k(offline_page, site_url) -> None:  # noqa: ANN001
@@ -91,16 +65,13 @@ def test_reproduces_line_has_no_literal_backslash(offline_page, site_url) -> Non
     assert "\\" not in spoken, f"the Reproduces line shows a literal backslash: {spoken!r}"
 
 
-@pytest.mark.parametrize("name", ["book/15_playground.html", "book/13_multihead_causal.html"])
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_captions_meet_contrast(offline_page, site_url, name, scheme) -> None:  # noqa: ANN001
-    """Figure and widget-panel captions: regular weight or heavier, contrast at least 4.5:1."""
-    page, _ = offline_page
-    page.emulate_media(color_scheme=scheme)
-    load(page, f"{site_url}/{name}")
-    if "playground" in name:
-        wd.wait_for_widgets(page)
-    captions = page.evaluate(_CAPTIONS)
-    assert len(captions) >= 2, f"{name}: no captions found"
+@pytest.mark.parametrize("scheme", THEMES)
+@pytest.mark.parametrize("name", PAGES)
+def test_captions_meet_contrast(page_visit, name: str, scheme: str) -> None:  # noqa: ANN001
+    """Figure and widget-panel captions: regular weight or heavier, contrast at least 4.5:1
+    (:data:`bookdev.readings.CAPTIONS`, read during the page's visit in each theme)."""
+    captions = page_visit(name).captions[scheme]
+    if name in CAPTIONED:
+        assert len(captions) >= 2, f"{name}: no captions found"
     pale = [c for c in captions if c["weight"] < 400 or c["contrast"] < 4.5]
     assert pale == [], f"{name} ({scheme}): captions too pale: {pale}"

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from attnlib import learning
+from bookdev import browser as bb
 from bookdev import widgets as wd
 
 from . import learning_driver as ld
@@ -19,16 +20,29 @@ pytestmark = pytest.mark.browser
 PAGE = "book/17_learning.html"
 
 
-@pytest.fixture()
-def widgets(offline_page, site_url):  # noqa: ANN001, ANN201
-    page, log = offline_page
+def _open(page, site_url: str):  # noqa: ANN001, ANN202
     found = {w.kind: w for w in wd.load_widget_page(page, site_url, PAGE)}
     assert {"TrainingReplay", "AskModel"} <= set(found), f"widgets on {PAGE}: {sorted(found)}"
-    return page, log, found
+    return found
 
 
-def test_in_page_weights_equal_attnlib(widgets) -> None:  # noqa: ANN001
-    _, _, found = widgets
+@pytest.fixture()
+def widgets(offline_page, site_url):  # noqa: ANN001, ANN201
+    """The chapter freshly loaded, for a test that moves the replay or changes the page's size."""
+    page, log = offline_page
+    return page, log, _open(page, site_url)
+
+
+@pytest.fixture(scope="module")
+def ask(browser, site_url):  # noqa: ANN001, ANN201
+    """The chapter loaded once for the tests that only type sentences into the ask-the-model widget:
+    each of them types its own sentence first, and what the widget shows depends on that alone."""
+    with bb.offline_page(browser, site_url) as (page, log):
+        yield page, log, _open(page, site_url)
+
+
+def test_in_page_weights_equal_attnlib(ask) -> None:  # noqa: ANN001
+    _, _, found = ask
     _, run = ld.chapter_run()
     python = run.checkpoint(-1).state
     page = found["AskModel"].state["weights"]
@@ -37,8 +51,8 @@ def test_in_page_weights_equal_attnlib(widgets) -> None:  # noqa: ANN001
         np.testing.assert_allclose(np.asarray(page[name]), value, atol=1e-6, rtol=0, err_msg=name)
 
 
-def test_in_page_predictions_equal_attnlib(widgets) -> None:  # noqa: ANN001
-    page, log, found = widgets
+def test_in_page_predictions_equal_attnlib(ask) -> None:  # noqa: ANN001
+    page, log, found = ask
     corpus, run = ld.chapter_run()
     state = run.checkpoint(-1).state
     sentences = [" ".join(corpus.test.words(i)) for i in range(50)]
@@ -61,8 +75,8 @@ def test_in_page_predictions_equal_attnlib(widgets) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("text", ["", "   ", "the bank by the volcano", "the bank " * 5, "the river", "bank bat"])
-def test_bad_sentences_get_a_message(widgets, text) -> None:  # noqa: ANN001
-    _, _, found = widgets
+def test_bad_sentences_get_a_message(ask, text) -> None:  # noqa: ANN001
+    _, _, found = ask
     w = found["AskModel"]
     shown = ld.type_sentence(w, text)
     with pytest.raises(ValueError) as info:
@@ -76,8 +90,8 @@ def test_bad_sentences_get_a_message(widgets, text) -> None:  # noqa: ANN001
     assert ld.message(w)[1] is False
 
 
-def test_vocabulary_buttons_assemble_a_sentence(widgets) -> None:  # noqa: ANN001
-    page, _, found = widgets
+def test_vocabulary_buttons_assemble_a_sentence(ask) -> None:  # noqa: ANN001
+    page, _, found = ask
     w = found["AskModel"]
     ld.type_sentence(w, "")
     page.evaluate(f"() => {w.root}.querySelector('details').open = true")

@@ -59,6 +59,17 @@ def widget_page(request, browser, site_url):  # noqa: ANN001, ANN201
         yield _open_widget_page(stack, browser, site_url, request.param)
 
 
+# The pages with a geometric widget (the one with a point to drag), from their embedded state.
+GEOMETRIC_PAGES = [p for p in WIDGET_PAGES if '.GeometricAttention"' in (bb.SITE / p).read_text(encoding="utf-8")]
+
+
+@pytest.fixture(params=GEOMETRIC_PAGES)
+def geometric_page(request, browser, site_url):  # noqa: ANN001, ANN201
+    """A page with a geometric widget, freshly loaded."""
+    with ExitStack() as stack:
+        yield _open_widget_page(stack, browser, site_url, request.param)
+
+
 @pytest.fixture(scope="session")
 def _viewed_pages():  # noqa: ANN202
     with ExitStack() as stack:
@@ -251,10 +262,16 @@ def test_keyboard_moves_every_slider(widget_page) -> None:  # noqa: ANN001
             _no_bad_numbers(w)
 
 
-def test_drag_the_query(widget_page) -> None:  # noqa: ANN001
+def test_there_are_geometric_pages() -> None:
+    assert GEOMETRIC_PAGES, f"no page with a geometric widget among {WIDGET_PAGES}"
+
+
+def test_drag_the_query(geometric_page) -> None:  # noqa: ANN001
     """Drag the query point in the geometric widget: it follows the pointer, snapped to 0.1."""
-    _, page, _, widgets = widget_page
-    for w in [w for w in widgets if w.kind == "GeometricAttention"]:
+    name, page, _, widgets = geometric_page
+    geometric = [w for w in widgets if w.kind == "GeometricAttention"]
+    assert geometric, f"{name}: no geometric widget rendered"
+    for w in geometric:
         box = page.evaluate(f"""() => {{
           const svg = {w.root}.querySelector('[data-name="qk-plane"]');
           svg.scrollIntoView({{ block: "center" }});
