@@ -52,22 +52,14 @@ def _open_widget_page(stack: ExitStack, browser, site_url, name: str):  # noqa: 
     return name, page, log, widgets
 
 
-@pytest.fixture(params=WIDGET_PAGES)
-def widget_page(request, browser, site_url):  # noqa: ANN001, ANN201
-    """A widget page of its own, freshly loaded (for the tests that move the sliders)."""
-    with ExitStack() as stack:
-        yield _open_widget_page(stack, browser, site_url, request.param)
-
-
 # The pages with a geometric widget (the one with a point to drag), from their embedded state.
 GEOMETRIC_PAGES = [p for p in WIDGET_PAGES if '.GeometricAttention"' in (bb.SITE / p).read_text(encoding="utf-8")]
 
 
 @pytest.fixture(params=GEOMETRIC_PAGES)
-def geometric_page(request, browser, site_url):  # noqa: ANN001, ANN201
-    """A page with a geometric widget, freshly loaded."""
-    with ExitStack() as stack:
-        yield _open_widget_page(stack, browser, site_url, request.param)
+def geometric_page(request, browser, site_url, _viewed_pages):  # noqa: ANN001, ANN201
+    """A page with a geometric widget, loaded once (see ``widget_view``)."""
+    return _view(request.param, browser, site_url, _viewed_pages)
 
 
 @pytest.fixture(scope="session")
@@ -76,14 +68,19 @@ def _viewed_pages():  # noqa: ANN202
         yield stack, {}
 
 
+def _view(name: str, browser, site_url: str, viewed) -> tuple:  # noqa: ANN001
+    stack, pages = viewed
+    if name not in pages:
+        pages[name] = _open_widget_page(stack, browser, site_url, name)
+    return pages[name]
+
+
 @pytest.fixture(params=WIDGET_PAGES)
 def widget_view(request, browser, site_url, _viewed_pages):  # noqa: ANN001, ANN201
-    """A widget page loaded once for the tests that only look at it (rendering, the embedded
-    modules, axe in both themes), in the order of this file: the first one sees it freshly loaded."""
-    stack, pages = _viewed_pages
-    if request.param not in pages:
-        pages[request.param] = _open_widget_page(stack, browser, site_url, request.param)
-    return pages[request.param]
+    """A widget page loaded once for all the tests of this file, which use it in the file's order:
+    the first sees it freshly loaded; each test that moves a slider first puts it where it needs
+    it, so no test depends on where another left the sliders."""
+    return _view(request.param, browser, site_url, _viewed_pages)
 
 
 def _close(shown: str, expected: float, what: str) -> None:
@@ -236,25 +233,27 @@ CHECKS = {
 }
 
 
-def test_sliders_show_what_attnlib_computes(widget_page) -> None:  # noqa: ANN001
-    name, _, log, widgets = widget_page
+def test_sliders_show_what_attnlib_computes(widget_view) -> None:  # noqa: ANN001
+    name, _, log, widgets = widget_view
     for w in widgets:
         CHECKS[w.kind](w)
     assert log.console_errors == [] and log.page_errors == [], (log.console_errors, log.page_errors)
     assert log.external == [], f"{name} requested other hosts: {log.external}"
 
 
-def test_keyboard_moves_every_slider(widget_page) -> None:  # noqa: ANN001
+def test_keyboard_moves_every_slider(widget_view) -> None:  # noqa: ANN001
     """Tab to a slider, press arrow keys: the value and the numbers change (no mouse needed)."""
-    _, page, _, widgets = widget_page
+    _, page, _, widgets = widget_view
     for w in widgets:
         for name in [n for n, v in w.texts().items() if n in ("d_k", "temperature", "dim", "query_x", "query_y", "step")]:
             if not page.evaluate(f"() => !!{w.root}.querySelector('input[data-name=\"{name}\"]')"):
                 continue  # a readout of that name without a range input (the replay's step); its own tests move it
+            top = page.evaluate(f"() => Number({w.root}.querySelector('input[data-name=\"{name}\"]').max)")
+            w.set_range(name, top)  # from the high end, so that the keys below have room to move it
             page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"{name}\"]').focus()")
             before = w.texts()
             for _ in range(12):
-                page.keyboard.press("ArrowLeft")  # towards the low end: every default sits above it
+                page.keyboard.press("ArrowLeft")  # towards the low end
             after = w.texts()
             assert after[name] != before[name], f"{w.kind}: {name} did not move with the keyboard"
             changed = [k for k in after if k != name and after[k] != before[k]]
