@@ -230,8 +230,8 @@ def render(runs: list[dict], exec_times: dict[str, float], notebooks: list[Path]
     out += [f"| one markdown cell edited ({edit['detail']}) | {edit['seconds']:.1f} | {len(edit['executed'])} | "
             "informational | |", ""]
     out += ["The build renders the outputs committed with each notebook and executes nothing: `make test` runs "
-            "every chapter again with nbval and fails if an output differs, and `tests/test_reproducible.py` "
-            "fails if a stored widget state is stale.", ""]
+            "every chapter again with nbval and fails if an output differs, a figure changed or a stored widget "
+            "state is stale (`tests/nbval_report.py`).", ""]
     out += ["## Executing the chapters", ""]
     out += [f"Every chapter executed from a clean kernel, one at a time, as `make execute` and nbval run them: "
             f"{exec_total:.1f} s in all. Fixed costs: importing Sphinx, myst-nb and the theme takes {startup:.1f} s; "

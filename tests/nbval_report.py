@@ -4,14 +4,21 @@ that has no stored output, so "all passed" alone proves nothing).
 
 It also compares what nbval leaves out: the figures. nbval skips ``image/png``; here every figure a
 checked cell draws must equal the stored one byte for byte (the site shows the stored figures, and
-a figure is as much a result as a printed number). Done on nbval's own execution, so no chapter is
-executed a second time for it.
+a figure is as much a result as a printed number). And the widget state: a chapter that stores one
+in its metadata (every slider's numbers and its ES module, what the static page runs) must store
+what its execution now makes; after its last cell, the widgets' state is read from nbval's kernel
+and compared, model ids aside. Both are done on nbval's own execution, so no chapter is executed a
+second time for them.
 
 Works with pytest-xdist (``make test`` runs unit tests and nbval on two workers): a worker tags the
 report of each checkable cell, and the controller, which sees every report, counts the tags.
 """
 
 from __future__ import annotations
+
+import json
+import re
+from queue import Empty
 
 import pytest
 
@@ -50,6 +57,63 @@ def pytest_runtest_call(item: pytest.Item) -> object:
                 f"{item.name}: {changed} figure(s) differ from the stored ones ({len(stored)} stored, "
                 f"{len(fresh)} drawn now); re-execute the chapter (make execute NB=...) if the change is meant")
     return result
+
+
+STATE_MIME = "application/vnd.jupyter.widget-state+json"
+# Run in the chapter's kernel after its last cell: the state of every widget it made, as a
+# notebook stores it (ipywidgets' own record of its live widgets).
+_READ_STATE = "import ipywidgets as _w, json as _j; print(_j.dumps(_w.Widget.get_manager_state()['state']))"
+
+
+def widget_states(state: dict) -> list[str]:
+    """Widget models (``model_id -> model``) as sorted JSON with the model ids blanked out (they are
+    random in each execution)."""
+    return sorted(re.sub(r"IPY_MODEL_[0-9a-f]+", "IPY_MODEL_*", json.dumps(m, sort_keys=True)) for m in state.values())
+
+
+def stored_widget_state(nb: dict) -> dict:
+    """The widget models stored in a notebook's metadata (``{}`` when it stores none)."""
+    return nb.get("metadata", {}).get("widgets", {}).get(STATE_MIME, {}).get("state", {})
+
+
+def _kernel_widget_state(kernel, timeout: float = 60) -> dict:  # noqa: ANN001
+    """The widget models alive in nbval's kernel (``nbval.kernel.RunningKernel``)."""
+    msg_id = kernel.execute_cell_input(_READ_STATE, allow_stdin=False)
+    text, error = "", None
+    while True:
+        msg = kernel.get_message(stream="iopub", timeout=timeout)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "stream":
+            text += msg["content"]["text"]
+        elif msg["msg_type"] == "error":
+            error = f"{msg['content']['ename']}: {msg['content']['evalue']}"
+        elif msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            break
+    if error:
+        raise AssertionError(f"reading the widget state from the kernel failed: {error}")
+    return json.loads(text)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> object:
+    """After a notebook's last cell, before nbval stops its kernel: its widgets' state must equal the
+    stored one."""
+    notebook = item.parent
+    kernel = getattr(notebook, "kernel", None)
+    last = nextitem is None or nextitem.parent is not notebook
+    stored = stored_widget_state(getattr(notebook, "nb", {})) if last and kernel is not None else {}
+    if stored and kernel.is_alive():
+        try:
+            fresh = _kernel_widget_state(kernel)
+        except Empty as err:
+            raise AssertionError(f"{notebook.name}: the kernel did not report its widget state") from err
+        if widget_states(stored) != widget_states(fresh):
+            raise AssertionError(
+                f"{notebook.name}: the widget state stored in the notebook differs from this execution's "
+                f"({len(stored)} stored models, {len(fresh)} now); the site would publish the stale one: "
+                f"re-execute it (make execute NB=book/{notebook.name})")
+    return (yield)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

@@ -1,5 +1,6 @@
 """The nbval setup really checks: a changed printed number, or a notebook saved without outputs,
-makes the run fail. Runs nbval in a subprocess on a temporary copy of a chapter."""
+makes the run fail, and so do a changed figure and a stale widget state (compared by
+tests/nbval_report.py). Runs nbval in a subprocess on a temporary copy of a chapter."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.nbval_report import stored_widget_state
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = ROOT / "book" / "04_magnitude.ipynb"
@@ -86,3 +89,28 @@ def test_changed_figure_fails(tmp_path: Path) -> None:
     res = _nbval(nb)
     assert res.returncode != 0, "a changed figure passed"
     assert "figure(s) differ from the stored ones" in res.stdout, res.stdout[-2000:]
+
+
+WIDGET_CHAPTER = ROOT / "book" / "05_softmax.ipynb"
+
+
+def test_the_widget_chapters_store_their_state() -> None:
+    with_state = {p.name for p in sorted((ROOT / "book").glob("*.ipynb"))
+                  if stored_widget_state(json.loads(p.read_text(encoding="utf-8")))}
+    assert {"05_softmax.ipynb", "15_playground.ipynb", "17_learning.ipynb"} <= with_state, sorted(with_state)
+
+
+def test_stale_widget_state_fails(tmp_path: Path) -> None:
+    """nbval never sees widget state; the plugin compares it, read from nbval's kernel after the last
+    cell. A stored state that this execution does not make (a widget's .js or numbers changed and the
+    chapter was not re-executed) fails; the unchanged chapter passes (test_unchanged_chapter_passes
+    and make test's nbval run)."""
+    nb = tmp_path / WIDGET_CHAPTER.name
+    data = json.loads(WIDGET_CHAPTER.read_text(encoding="utf-8"))
+    models = stored_widget_state(data)
+    anywidget = next(m for m in models.values() if "_esm" in m["state"])
+    anywidget["state"]["_esm"] += "\n// an older build of the widget"
+    nb.write_text(json.dumps(data), encoding="utf-8")
+    res = _nbval(nb)
+    assert res.returncode != 0, "a stale widget state passed"
+    assert "widget state stored in the notebook differs" in res.stdout, res.stdout[-2000:]
