@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bookdev import readings
-from bookdev.browser import ROOT, SITE, PageLog, offline_page
+from bookdev.browser import ROOT, SITE, PageLog
 
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -132,7 +132,9 @@ class Visit:
     site, console and page errors), the math elements Sphinx marked and how many MathJax left
     untypeset, raw TeX left in the prose, and the title and navigation texts (``nav``). Then per
     theme (:data:`THEMES`): the body's background, axe-core's serious or critical violations
-    (``axe`` is None when axe-core is not installed) and the captions (:data:`readings.CAPTIONS`).
+    (``axe`` is None when axe-core is not installed), its violations of any impact inside the
+    widget cards (``widget_axe``), the background and text colour of each widget card
+    (``widget_cards``) and the captions (:data:`readings.CAPTIONS`).
     Then at the size of a phone (:data:`PHONE`), per theme: ``phone[theme]`` holds the page's width
     against the screen (:data:`readings.OVERFLOWING`), the slider readouts that are cut off
     (:data:`readings.CLIPPED_READOUTS`) and the cards wider than the screen or than themselves
@@ -147,53 +149,68 @@ class Visit:
     backgrounds: dict[str, str] = field(default_factory=dict)
     axe: dict[str, list[dict]] | None = None
     captions: dict[str, list[dict]] = field(default_factory=dict)
+    widget_axe: dict[str, list[dict]] = field(default_factory=dict)
+    widget_cards: dict[str, list[list[str]]] = field(default_factory=dict)
     phone: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def _set_theme(page: Any, theme: str) -> None:
-    """Switch the site's theme as its theme button does, and wait until the page has repainted."""
+def set_theme(page: Any, theme: str) -> None:
+    """Switch the site's theme (``"light"`` or ``"dark"``) as its theme button does, and wait until
+    the page has repainted."""
     page.evaluate("t => { document.documentElement.dataset.theme = t; document.documentElement.dataset.mode = t; }",
                   theme)
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-def visit(browser: Any, site_url: str, name: str) -> Visit:
-    """Load page ``name`` once, as a first visit (a fresh browser context, empty cache, every other
-    host blocked), and read what every per-page browser check needs: see :class:`Visit`."""
-    with offline_page(browser, site_url) as (page, log):
-        load(page, f"{site_url}/{name}")
-        page.wait_for_load_state("networkidle")  # so that the record of requests is complete
-        visit = Visit(name=name, log=copy.deepcopy(log))
-        if has_math(name):
-            visit.math_marked = page.locator(".math").count()
-            visit.math_untypeset = page.locator(".math:not(:has(mjx-container))").count()
-        visit.raw_tex = [t for t in RAW_TEX if t in prose_text(page)]
-        visit.nav = page.evaluate(readings.NAV_TEXT)
-        has_axe = AXE.exists()
+# axe-core on the whole page; each violation also lists its nodes that lie inside a widget card.
+_AXE_RUN = """async (options) => {
+  const result = await axe.run(document, options);
+  const inWidget = (n) => { const e = document.querySelector(n.target[0]); return Boolean(e && e.closest(".attnw")); };
+  return result.violations.map((v) => ({ ...v, widget_nodes: v.nodes.filter(inWidget) }));
+}"""
+
+
+def visit(page: Any, log: PageLog, site_url: str, name: str) -> Visit:
+    """Load page ``name`` into ``page``, a fresh page of a fresh browser context (a first visit:
+    empty cache) whose requests :func:`bookdev.browser.offline_page` records in ``log``, and read
+    what every per-page browser check needs: see :class:`Visit`. The page stays open, at the phone's
+    size in the light theme, for whoever wants to go on using it."""
+    load(page, f"{site_url}/{name}")
+    page.wait_for_load_state("networkidle")  # so that the record of requests is complete
+    visit = Visit(name=name, log=copy.deepcopy(log))
+    if has_math(name):
+        visit.math_marked = page.locator(".math").count()
+        visit.math_untypeset = page.locator(".math:not(:has(mjx-container))").count()
+    visit.raw_tex = [t for t in RAW_TEX if t in prose_text(page)]
+    visit.nav = page.evaluate(readings.NAV_TEXT)
+    has_axe = AXE.exists()
+    if has_axe:
+        page.add_script_tag(path=str(AXE))
+        visit.axe = {}
+    page.add_style_tag(content=_NO_TRANSITIONS)
+    for theme in THEMES:
+        set_theme(page, theme)
+        visit.backgrounds[theme] = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        visit.captions[theme] = page.evaluate(readings.CAPTIONS)
         if has_axe:
-            page.add_script_tag(path=str(AXE))
-            visit.axe = {}
-        page.add_style_tag(content=_NO_TRANSITIONS)
-        for theme in THEMES:
-            _set_theme(page, theme)
-            visit.backgrounds[theme] = page.evaluate("getComputedStyle(document.body).backgroundColor")
-            visit.captions[theme] = page.evaluate(readings.CAPTIONS)
-            if has_axe:
-                # every rule in the first theme; in the others only the rules that read colours: a
-                # theme changes the site's colours and nothing else (structure, names, alt text)
-                options: dict[str, Any] = {"resultTypes": ["violations"]}
-                if theme != THEMES[0]:
-                    options["runOnly"] = {"type": "rule", "values": list(COLOUR_RULES)}
-                result = page.evaluate("async (o) => await axe.run(document, o)", options)
-                visit.axe[theme] = [v for v in result["violations"] if v["impact"] in BLOCKING]
-        # The same page at a phone's size: CSS lays it out anew for the narrow screen (the book's
-        # scripts do not measure the screen, so nothing needs reloading).
-        page.set_viewport_size(PHONE)
-        for theme in reversed(THEMES):
-            _set_theme(page, theme)
-            visit.phone[theme] = {
-                "overflow": page.evaluate(readings.OVERFLOWING),
-                "readouts": page.evaluate(readings.CLIPPED_READOUTS),
-                "wide_cards": page.evaluate(readings.WIDE_CARDS),
-            }
-        return visit
+            # every rule in the first theme; in the others only the rules that read colours: a
+            # theme changes the site's colours and nothing else (structure, names, alt text)
+            options: dict[str, Any] = {"resultTypes": ["violations"]}
+            if theme != THEMES[0]:
+                options["runOnly"] = {"type": "rule", "values": list(COLOUR_RULES)}
+            violations = page.evaluate(_AXE_RUN, options)
+            visit.axe[theme] = [v for v in violations if v["impact"] in BLOCKING]
+            visit.widget_axe[theme] = [{**v, "nodes": v["widget_nodes"]} for v in violations if v["widget_nodes"]]
+        visit.widget_cards[theme] = page.evaluate(
+            "() => [...document.querySelectorAll('.attnw')].map((e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color])")
+    # The same page at a phone's size: CSS lays it out anew for the narrow screen (the book's
+    # scripts do not measure the screen, so nothing needs reloading).
+    page.set_viewport_size(PHONE)
+    for theme in reversed(THEMES):
+        set_theme(page, theme)
+        visit.phone[theme] = {
+            "overflow": page.evaluate(readings.OVERFLOWING),
+            "readouts": page.evaluate(readings.CLIPPED_READOUTS),
+            "wide_cards": page.evaluate(readings.WIDE_CARDS),
+        }
+    return visit

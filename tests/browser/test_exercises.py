@@ -110,9 +110,8 @@ def test_enough_static_exercises() -> None:
 
 
 @pytest.mark.parametrize("page_name", sorted(BY_PAGE))
-def test_page_feedback_equals_the_python_checker(page_name: str, offline_page, site_url) -> None:  # noqa: ANN001
-    page, log = offline_page
-    load(page, f"{site_url}/{page_name}")  # waits until exercise.js has built every answer form
+def test_page_feedback_equals_the_python_checker(page_name: str, live_page) -> None:  # noqa: ANN001
+    page, log = live_page(page_name)  # loaded by its visit, which waited for every answer form
     checked = 0
     for eid in BY_PAGE[page_name]:
         statuses = set()

@@ -7,7 +7,6 @@ another host.
 from __future__ import annotations
 
 import math
-from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ from attnlib.widgets import (
 from attnlib.widgets.decoding import decoding_numbers
 from bookdev import browser as bb
 from bookdev import widgets as wd
-from bookdev.site import AXE, WIDGET_PAGES
+from bookdev.site import AXE, THEMES, WIDGET_PAGES
 
 from . import learning_driver as ld
 
@@ -40,16 +39,24 @@ def test_there_are_widget_pages() -> None:
     assert "book/15_playground.html" in WIDGET_PAGES, f"no widgets found in the built site: {WIDGET_PAGES}"
 
 
-def _open_widget_page(stack: ExitStack, browser, site_url, name: str):  # noqa: ANN001, ANN202
-    """Load widget page ``name`` (in a context that ``stack`` closes) with every other host blocked,
-    wait until all its widgets rendered; return ``(name, page, log, widgets)``."""
-    page, log = stack.enter_context(bb.offline_page(browser, site_url))
+def _view(name: str, live_page) -> tuple:  # noqa: ANN001
+    """Widget page ``name`` as its visit left it (or freshly loaded), every widget rendered:
+    ``(name, page, log, widgets)``."""
+    page, log = live_page(name)
     try:
-        widgets = wd.load_widget_page(page, site_url, name)
+        wd.wait_for_widgets(page)
     except Exception as err:  # noqa: BLE001
         pytest.fail(f"{name}: widgets did not render ({err}); console errors {log.console_errors}, "
                     f"page errors {log.page_errors}, blocked requests {log.external}")
-    return name, page, log, widgets
+    return name, page, log, wd.find_widgets(page)
+
+
+@pytest.fixture(params=WIDGET_PAGES)
+def widget_view(request, live_page):  # noqa: ANN001, ANN201
+    """A widget page, shared by the tests of this file (``live_page``), which use it in the file's
+    order: each test that moves a slider first puts it where it needs it, so no test depends on
+    where another left the sliders."""
+    return _view(request.param, live_page)
 
 
 # The pages with a geometric widget (the one with a point to drag), from their embedded state.
@@ -57,30 +64,9 @@ GEOMETRIC_PAGES = [p for p in WIDGET_PAGES if '.GeometricAttention"' in (bb.SITE
 
 
 @pytest.fixture(params=GEOMETRIC_PAGES)
-def geometric_page(request, browser, site_url, _viewed_pages):  # noqa: ANN001, ANN201
-    """A page with a geometric widget, loaded once (see ``widget_view``)."""
-    return _view(request.param, browser, site_url, _viewed_pages)
-
-
-@pytest.fixture(scope="session")
-def _viewed_pages():  # noqa: ANN202
-    with ExitStack() as stack:
-        yield stack, {}
-
-
-def _view(name: str, browser, site_url: str, viewed) -> tuple:  # noqa: ANN001
-    stack, pages = viewed
-    if name not in pages:
-        pages[name] = _open_widget_page(stack, browser, site_url, name)
-    return pages[name]
-
-
-@pytest.fixture(params=WIDGET_PAGES)
-def widget_view(request, browser, site_url, _viewed_pages):  # noqa: ANN001, ANN201
-    """A widget page loaded once for all the tests of this file, which use it in the file's order:
-    the first sees it freshly loaded; each test that moves a slider first puts it where it needs
-    it, so no test depends on where another left the sliders."""
-    return _view(request.param, browser, site_url, _viewed_pages)
+def geometric_page(request, live_page):  # noqa: ANN001, ANN201
+    """A page with a geometric widget (see ``widget_view``)."""
+    return _view(request.param, live_page)
 
 
 def _close(shown: str, expected: float, what: str) -> None:
@@ -288,25 +274,18 @@ def test_drag_the_query(geometric_page) -> None:  # noqa: ANN001
         _check_geometric_numbers(w, q)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_widgets_pass_axe(widget_view, scheme) -> None:  # noqa: ANN001
-    """axe-core (vendored by npm, injected inline) finds no violation inside the widgets, in the
-    site's light and dark theme."""
-    _, page, _, widgets = widget_view
-    page.emulate_media(color_scheme=scheme)
-    page.evaluate(f"() => document.documentElement.dataset.theme = '{scheme}'")
-    if not page.evaluate("typeof axe !== 'undefined'"):  # the page is shared by both themes' runs
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    result = page.evaluate("""async () => {
-      const r = await axe.run({ include: [[".attnw"]] }, { resultTypes: ["violations"] });
-      return [r.passes.length, r.violations.map((v) => `${v.id}: ${v.nodes.length} nodes, e.g. ${v.nodes[0].html.slice(0, 120)}`)];
-    }""")
-    passes, violations = result
-    assert passes > 5, f"axe checked almost nothing inside the widgets ({passes} rules passed)"
+@pytest.mark.parametrize("scheme", THEMES)
+@pytest.mark.parametrize("name", WIDGET_PAGES)
+def test_widgets_pass_axe(page_visit, name: str, scheme: str) -> None:  # noqa: ANN001
+    """axe-core (vendored by npm) finds no violation of any impact inside the widgets, in the site's
+    light and dark theme (read during the page's visit: every rule in light, the colour rules in
+    dark), and the card stays an opaque white card with dark ink in both themes."""
+    v = page_visit(name)
+    assert v.axe is not None, f"{AXE} is missing: run 'make node_modules/.installed' (npm ci); make test does"
+    assert v.widget_cards[scheme], f"{name}: no widget card on the page when axe ran"
+    violations = [f"{x['id']}: {len(x['nodes'])} nodes, e.g. {x['nodes'][0]['html'][:120]}" for x in v.widget_axe[scheme]]
     assert violations == [], f"axe violations in the widgets ({scheme}): {violations}"
-    # the card stays an opaque white card with dark ink in both themes
-    colors = page.evaluate("() => [...document.querySelectorAll('.attnw')].map((e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color])")
-    assert colors and all(c == ["rgb(255, 255, 255)", "rgb(34, 34, 34)"] for c in colors), colors
+    assert all(c == ["rgb(255, 255, 255)", "rgb(34, 34, 34)"] for c in v.widget_cards[scheme]), v.widget_cards[scheme]
 
 
 def test_python_reference_matches_widget_defaults() -> None:
