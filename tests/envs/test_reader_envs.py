@@ -106,12 +106,15 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     def build(env: Path) -> None:
         _pip(env, "-r", str(_binder_requirements(tmp_path_factory.mktemp("binder"))), KERNEL)
-        # postBuild, as repo2docker runs it: from the repository root, with the environment's python first
-        path = f"{env / 'bin'}{os.pathsep}{os.environ['PATH']}"
-        subprocess.run(["bash", str(ROOT / "binder" / "postBuild")], cwd=ROOT, check=True, timeout=600,
-                       env={**os.environ, "PATH": path, "VIRTUAL_ENV": str(env)})
 
-    return _fresh_env("binder", files, build)
+    env = _fresh_env("binder", files, build)
+    # postBuild, as repo2docker runs it: from the repository root, with the environment's python first.
+    # Every session, not only when the environment is made: its editable install points the cached
+    # environment at this checkout (another checkout may have made the cache and pointed it there).
+    path = f"{env / 'bin'}{os.pathsep}{os.environ['PATH']}"
+    subprocess.run(["bash", str(ROOT / "binder" / "postBuild")], cwd=ROOT, check=True, timeout=600,
+                   env={**os.environ, "PATH": path, "VIRTUAL_ENV": str(env)})
+    return env
 
 
 @pytest.fixture(scope="session")
