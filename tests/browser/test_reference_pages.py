@@ -23,9 +23,12 @@ def _fragment_target(page, href: str) -> str:  # noqa: ANN001
     return fragment
 
 
-def test_glossary_defines_the_terms(offline_page, site_url) -> None:  # noqa: ANN001
-    page, log = offline_page
-    load(page, f"{site_url}/book/glossary.html")
+# Tests that only read a page, or open and close a box on it, use the page its visit loaded
+# (``live_page``; parametrized by the page, so they run right after its visit). Tests that follow a
+# link away from the page load their own.
+@pytest.mark.parametrize("name", ["book/glossary.html"])
+def test_glossary_defines_the_terms(live_page, name: str) -> None:  # noqa: ANN001
+    page, log = live_page(name)
     terms = page.locator("dl.glossary > dt[id^='term-']")
     assert terms.count() >= 40
     ids = set(terms.evaluate_all("els => els.map(e => e.id)"))
@@ -69,9 +72,9 @@ def test_citations_lead_to_the_bibliography(offline_page, site_url) -> None:  # 
     assert "Engine of Transformers" in entry.inner_text() or "Engine of Transformers" in entry.locator("xpath=..").inner_text()
 
 
-def test_a_chapter_citation_resolves(offline_page, site_url) -> None:  # noqa: ANN001
-    page, _ = offline_page
-    load(page, f"{site_url}/{CHAPTER}")
+@pytest.mark.parametrize("name", [CHAPTER])
+def test_a_chapter_citation_resolves(live_page, name: str) -> None:  # noqa: ANN001
+    page, _ = live_page(name)
     cite = page.locator("span.bibtex-citation a[href*='bibliography.html#']").first
     assert cite.is_visible()
     href = cite.get_attribute("href")
@@ -79,9 +82,9 @@ def test_a_chapter_citation_resolves(offline_page, site_url) -> None:  # noqa: A
     assert f'id="{_fragment_target(page, href)}"' in bib
 
 
-def test_a_how_we_know_dropdown_opens_by_keyboard(offline_page, site_url) -> None:  # noqa: ANN001
-    page, _ = offline_page
-    load(page, f"{site_url}/{CHAPTER}")
+@pytest.mark.parametrize("name", [CHAPTER])
+def test_a_how_we_know_dropdown_opens_by_keyboard(live_page, name: str) -> None:  # noqa: ANN001
+    page, _ = live_page(name)
     boxes = page.locator("details.sd-dropdown")
     assert boxes.count() >= 3
     box = boxes.filter(has_text="How we know").first
@@ -97,10 +100,10 @@ def test_a_how_we_know_dropdown_opens_by_keyboard(offline_page, site_url) -> Non
     page.wait_for_function("e => !e.open", arg=box.element_handle())
 
 
-def test_collapsed_working_cells_open_by_keyboard(offline_page, site_url) -> None:  # noqa: ANN001
+@pytest.mark.parametrize("name", [CHAPTER])
+def test_collapsed_working_cells_open_by_keyboard(live_page, name: str) -> None:  # noqa: ANN001
     """Code cells tagged hide-cell sit in a closed <details>; Tab reaches it and Enter opens it."""
-    page, _ = offline_page
-    load(page, f"{site_url}/{CHAPTER}")
+    page, _ = live_page(name)
     hidden = page.locator("details.hide")
     assert hidden.count() >= 3
     first = hidden.first
