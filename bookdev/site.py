@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bookdev import readings
@@ -13,14 +14,18 @@ from bookdev.browser import ROOT, SITE, PageLog
 
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 
-# Every HTML page Sphinx wrote: everything except the asset folders (`_static`, `_sources`,
-# `_images`, and any other folder of copied files, all named with a leading underscore by
-# Sphinx) and folders holding no page of the book.
-PAGES = sorted(
-    p.relative_to(SITE).as_posix()
-    for p in SITE.rglob("*.html")
-    if not any(part.startswith("_") for part in p.relative_to(SITE).parts[:-1])
-) if SITE.exists() else []
+
+def pages_of(site: Path) -> list[str]:
+    """Every HTML page Sphinx wrote into ``site``: everything except the asset folders (`_static`,
+    `_sources`, `_images`, and any other folder of copied files, all named with a leading
+    underscore by Sphinx)."""
+    return sorted(
+        p.relative_to(site).as_posix() for p in site.rglob("*.html")
+        if not any(part.startswith("_") for part in p.relative_to(site).parts[:-1])
+    )
+
+
+PAGES = pages_of(SITE) if SITE.exists() else []
 CHAPTERS = [p for p in PAGES if p.startswith("book/") and p.split("/")[-1][:2].isdigit()]
 # Every page that embeds a widget view (a slider).
 WIDGET_PAGES = [p for p in PAGES if VIEW_MIME in (SITE / p).read_text(encoding="utf-8", errors="ignore")]

@@ -28,7 +28,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from bookdev import browser as bb
-from bookdev.site import load
+from bookdev.site import load, pages_of
 
 KB = 1000
 BUDGET = {"chapter": 600 * KB, "sliders": 1200 * KB}  # gzip-transferred bytes, first visit
@@ -53,14 +53,6 @@ def page_kind(site: Path, page: str) -> str:
         return "other"
     html = (site / page).read_text(encoding="utf-8", errors="ignore")
     return "sliders" if WIDGET_STATE in html else "chapter"
-
-
-def pages_of(site: Path) -> list[str]:
-    """Every HTML page of the site (not the copied asset folders, whose names start with ``_``)."""
-    return sorted(
-        p.relative_to(site).as_posix() for p in site.rglob("*.html")
-        if not any(part.startswith("_") for part in p.relative_to(site).parts[:-1])
-    )
 
 
 @dataclass
@@ -104,9 +96,10 @@ def weight_of(site: Path, site_url: str, page: str, fetched: Iterable[str]) -> W
     """The :class:`Weight` of a first visit of ``page`` that fetched the URLs ``fetched`` from the
     site served at ``site_url`` (files the site does not hold, e.g. a 404, count nothing)."""
     weight = Weight(page=page, kind=page_kind(site, page))
+    host = urlparse(site_url).netloc
     for url in fetched:
         parsed = urlparse(url)
-        if parsed.netloc != urlparse(site_url).netloc:
+        if parsed.netloc != host:
             continue
         rel = unquote(parsed.path).lstrip("/")
         path = site / rel

@@ -8,11 +8,12 @@ from __future__ import annotations
 import pytest
 
 from bookdev.browser import SITE
+from bookdev.site import PAGES
 from tools import page_weight as pw
 
 pytestmark = pytest.mark.browser
 
-CHAPTERS = [p for p in pw.pages_of(SITE) if pw.page_kind(SITE, p) != "other"] if SITE.is_dir() else []
+CHAPTERS = [p for p in PAGES if pw.page_kind(SITE, p) != "other"]
 
 
 def _weight(page_visit, site_url: str, page: str) -> pw.Weight:  # noqa: ANN001
