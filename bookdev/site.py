@@ -13,6 +13,7 @@ from bookdev import readings
 from bookdev.browser import ROOT, SITE, PageLog
 
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
+STATE_MIME = "application/vnd.jupyter.widget-state+json"
 
 
 def pages_of(site: Path) -> list[str]:

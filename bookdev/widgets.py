@@ -12,9 +12,7 @@ from typing import Any
 
 from attnlib.widgets import _math
 from bookdev.browser import SITE
-from bookdev.site import VIEW_MIME, load, wait_for_widgets
-
-STATE_MIME = "application/vnd.jupyter.widget-state+json"
+from bookdev.site import STATE_MIME, VIEW_MIME, load, wait_for_widgets
 
 # Each rendered widget: its model id, the class that made it (anywidget's "_anywidget_id") and its
 # synced state (without the ES module and CSS). The manager puts each view just before its script tag.

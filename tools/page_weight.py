@@ -28,12 +28,11 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from bookdev import browser as bb
-from bookdev.site import load, pages_of
+from bookdev.site import STATE_MIME, load, pages_of
 
 KB = 1000
 BUDGET = {"chapter": 600 * KB, "sliders": 1200 * KB}  # gzip-transferred bytes, first visit
 COMPRESSED_BY_HOST = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".xml", ".map"}
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 
 
 @functools.cache
@@ -52,7 +51,7 @@ def page_kind(site: Path, page: str) -> str:
     if not (page.startswith("book/") and name[:2].isdigit()):
         return "other"
     html = (site / page).read_text(encoding="utf-8", errors="ignore")
-    return "sliders" if WIDGET_STATE in html else "chapter"
+    return "sliders" if STATE_MIME in html else "chapter"
 
 
 @dataclass

@@ -14,11 +14,10 @@ from typing import Any
 import pytest
 
 from bookdev import browser as bb
+from bookdev.site import STATE_MIME, VIEW_MIME
 
 pytestmark = pytest.mark.browser
 
-STATE_MIME = "application/vnd.jupyter.widget-state+json"
-VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 MISSING = "is not in this site's widget manager"
 
 
