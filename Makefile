@@ -119,7 +119,7 @@ test: $(STAMP) $(NPM_STAMP) browser-deps
 	  pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
 	@$(STEP) "[3/4] build the site" $(MAKE) --no-print-directory site
-	@$(STEP) "[4/4] browser tests (Debian's chromium via Playwright, all other hosts blocked)" \
+	@$(STEP) "[4/4] browser tests (Debian's headless Chromium via Playwright, all other hosts blocked)" \
 	  pytest_rc $(XDIST) --dist loadscope tests/browser
 	@echo "==> all tests passed; time per step:"; cat $(TIMES); \
 	  echo "$$(awk '{s += $$1} END {printf "%5d s", s}' $(TIMES))  in all"
@@ -131,14 +131,18 @@ test-envs: $(STAMP)
 	@mkdir -p _build && : > $(TIMES)
 	@$(STEP) "reader environments: every chapter on Binder and on Colab" pytest_rc tests/envs
 
-# Debian's chromium for the browser tests; installed with apt in CI (never a downloaded browser).
+# Debian's Chromium for the browser tests, in its headless build (package chromium-headless-shell:
+# the same engine without the desktop browser, about 0.7 times the test time, benchmarks/TEST_TIME.md);
+# installed with apt in CI, never a downloaded browser. $CHROMIUM, or an installed full chromium, also do.
 browser-deps:
-	@if [ -n "$${CHROMIUM:-}" ] || command -v chromium >/dev/null; then exit 0; fi; \
+	@if [ -n "$${CHROMIUM:-}" ] || command -v chromium-headless-shell >/dev/null; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	if [ "$${CI:-}" = true ] || [ "$$(id -u)" = 0 ]; then \
-	  echo "==> installing Debian's chromium with apt-get"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium; \
-	else echo "chromium is missing: install it with 'sudo apt-get install -y chromium' (or set CHROMIUM=/path)"; exit 1; fi
+	  echo "==> installing Debian's headless Chromium (chromium-headless-shell) with apt-get"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium-headless-shell; \
+	elif command -v chromium >/dev/null; then \
+	  echo "note: using the full chromium; 'sudo apt-get install -y chromium-headless-shell' runs the browser tests faster"; \
+	else echo "Chromium is missing: install it with 'sudo apt-get install -y chromium-headless-shell' (or set CHROMIUM=/path)"; exit 1; fi
 
 # --- benchmarks (a few minutes each on 2 cores) ----------------------------------------------
 bench: $(STAMP)

@@ -1,8 +1,10 @@
 """The built site in a browser: a local HTTP server for ``_build/html`` and Debian's Chromium driven
 by Playwright, with every request to another host blocked and recorded.
 
-Never downloads a browser: the executable is ``chromium`` from PATH (Debian package ``chromium``,
-installed by ``make browser-deps``), or ``$CHROMIUM``. Used by the browser-test fixtures
+Never downloads a browser: the executable is ``$CHROMIUM``, else Debian's headless build of Chromium
+(package ``chromium-headless-shell``, installed by ``make browser-deps``), else Debian's full
+``chromium``. The headless build is the same Blink engine without the desktop browser around it;
+the browser tests take about 0.7 times as long in it (benchmarks/TEST_TIME.md). Used by the browser-test fixtures
 (``tests/browser/conftest.py``), ``benchmarks/bench_widgets.py`` and ``tools/page_weight.py``.
 """
 
@@ -52,12 +54,19 @@ def serve(directory: Path = SITE) -> Iterator[str]:
         server.server_close()
 
 
+#: Where Debian's ``chromium-headless-shell`` puts the browser itself (its PATH entry is a shell wrapper).
+HEADLESS_SHELL = Path("/usr/lib/chromium/chromium-headless-shell")
+
+
 def chromium_executable() -> str:
-    """``$CHROMIUM``, or ``chromium`` / ``chromium-browser`` from PATH; raises :class:`BrowserMissing`."""
-    exe = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    """``$CHROMIUM``; else Debian's headless shell; else ``chromium`` / ``chromium-browser`` from PATH.
+    Raises :class:`BrowserMissing` when there is none."""
+    exe = (os.environ.get("CHROMIUM")
+           or (str(HEADLESS_SHELL) if HEADLESS_SHELL.is_file() else shutil.which("chromium-headless-shell"))
+           or shutil.which("chromium") or shutil.which("chromium-browser"))
     if not exe:
-        raise BrowserMissing("Debian's chromium is not installed: run 'make browser-deps' "
-                             "(apt-get install -y chromium), or set CHROMIUM=/path")
+        raise BrowserMissing("Debian's Chromium is not installed: run 'make browser-deps' "
+                             "(apt-get install -y chromium-headless-shell), or set CHROMIUM=/path")
     return exe
 
 
