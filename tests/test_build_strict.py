@@ -11,13 +11,20 @@ import nbformat
 from ._minibook import build, mini_book
 
 
-def test_the_build_shows_the_committed_outputs_and_executes_nothing(tmp_path: Path) -> None:
+def _chapter(heading: str) -> list:
+    """A chapter: ``heading`` (markdown), a cell whose committed output differs from what running it
+    would print, and a cell that would raise if it were executed."""
     cell = nbformat.v4.new_code_cell("print('fresh', 6 * 7)")
     cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="committed 41\n")]
     cell.execution_count = 1
-    broken = nbformat.v4.new_code_cell("boom = 1 / 0")  # would fail the build if it were executed
+    broken = nbformat.v4.new_code_cell("boom = 1 / 0")
     broken.outputs, broken.execution_count = [], 2
-    book = mini_book(tmp_path, [nbformat.v4.new_markdown_cell("# Chapter"), cell, broken])
+    return [nbformat.v4.new_markdown_cell(heading), cell, broken]
+
+
+def test_the_build_shows_the_committed_outputs_and_executes_nothing(tmp_path: Path) -> None:
+    """Also the control for the warning test below: this mini-book builds cleanly under -W."""
+    book = mini_book(tmp_path, _chapter("# Chapter"))
     res = build(book)
     log = res.stdout + res.stderr
     assert res.returncode == 0, log[-3000:]
@@ -27,15 +34,8 @@ def test_the_build_shows_the_committed_outputs_and_executes_nothing(tmp_path: Pa
 
 
 def test_a_warning_fails_thebuild(tmp_path: Path) -> None:
-    book = mini_book(tmp_path, [nbformat.v4.new_markdown_cell("# Chapter\n\nSee {ref}`no-such-label`."),
-                                 nbformat.v4.new_code_cell("print(1)")])
+    """The same mini-book, whose clean build passes (above), with one broken reference."""
+    book = mini_book(tmp_path, _chapter("# Chapter\n\nSee {ref}`no-such-label`."))
     res = build(book)
     assert res.returncode != 0, "-W must turn the missing reference into a failure"
     assert "no-such-label" in res.stdout + res.stderr
-
-
-def test_a_clean_mini_book_builds(tmp_path: Path) -> None:
-    book = mini_book(tmp_path, [nbformat.v4.new_markdown_cell("# Chapter"), nbformat.v4.new_code_cell("print(1)")])
-    res = build(book)
-    assert res.returncode == 0, (res.stdout + res.stderr)[-3000:]
-    assert (book / "_build" / "html" / "book" / "chapter.html").exists()

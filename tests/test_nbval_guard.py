@@ -1,116 +1,159 @@
-"""The nbval setup really checks: a changed printed number, or a notebook saved without outputs,
-makes the run fail, and so do a changed figure and a stale widget state (compared by
-tests/nbval_report.py). Runs nbval in a subprocess on a temporary copy of a chapter."""
+"""The nbval setup really checks: a changed printed number, a changed figure and a stale widget state
+(the last two compared by tests/nbval_report.py) each fail the cell or notebook they are in, while an
+unchanged copy of the same chapter passes beside them; and a notebook saved without outputs fails the
+whole run.
+
+nbval runs in a subprocess on temporary copies of chapters. The four copies of the first kind are
+checked in ONE run, on two xdist workers as in ``make test`` (which also shows that the controller,
+which never collects a cell itself, counts the cells its workers compared); each test below reads
+that run's JUnit report for its own copy. One pytest start and one kernel per copy, instead of a
+run per case, is what keeps this guard cheap."""
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from tests.nbval_report import stored_widget_state
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER = ROOT / "book" / "04_magnitude.ipynb"
+WIDGET_CHAPTER = ROOT / "book" / "05_softmax.ipynb"
 
 
-def _nbval(nb: Path, *extra: str) -> subprocess.CompletedProcess:
+def _nbval(path: Path, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "tests.nbval_report", "--nbval", "--nbval-current-env",
          "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"), "-p", "no:cacheprovider",
-         "--rootdir", str(nb.parent), *extra, str(nb)],
+         "--rootdir", str(path if path.is_dir() else path.parent), *extra, str(path)],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
 
 
-def _copy(tmp_path: Path) -> tuple[Path, dict]:
-    dst = tmp_path / CHAPTER.name
-    shutil.copy(CHAPTER, dst)
-    return dst, json.loads(dst.read_text(encoding="utf-8"))
+def _chapter(path: Path = CHAPTER) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
-def test_unchanged_chapter_passes(tmp_path: Path) -> None:
-    nb, _ = _copy(tmp_path)
-    res = _nbval(nb)
-    assert res.returncode == 0, res.stdout[-2000:]
-    assert "compared the stored outputs of" in res.stdout
-
-
-def test_cells_are_counted_on_xdist_workers(tmp_path: Path) -> None:
-    """make test runs nbval on two xdist workers: the controller, which never collects a cell,
-    must still count the compared ones (and a cleared notebook must still fail there)."""
-    nb, _ = _copy(tmp_path)
-    res = _nbval(nb, "-n", "2", "--dist", "loadscope")
-    assert res.returncode == 0, res.stdout[-2000:]
-    counted = re.search(r"compared the stored outputs of (\d+) of (\d+) checkable cells", res.stdout)
-    assert counted and 0 < int(counted.group(1)) == int(counted.group(2)), res.stdout[-2000:]
-
-
-def test_edited_number_fails(tmp_path: Path) -> None:
-    nb, data = _copy(tmp_path)
+def _edit_a_number(data: dict) -> dict:
     for cell in data["cells"]:
         for out in cell.get("outputs", []):
             text = "".join(out.get("text", ""))
             if "15.0" in text:
                 out["text"] = text.replace("15.0", "16.0", 1)
-                break
-        else:
-            continue
-        break
-    else:
-        raise AssertionError("the chapter no longer prints 15.0; update this test")
-    nb.write_text(json.dumps(data), encoding="utf-8")
-    res = _nbval(nb)
-    assert res.returncode != 0, "nbval accepted an edited number"
+                return data
+    raise AssertionError(f"{CHAPTER.name} no longer prints 15.0; update this test")
+
+
+def _change_a_figure(data: dict) -> dict:
+    """nbval skips image/png; the plugin compares every figure byte for byte."""
+    figures = [out for cell in data["cells"] for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
+    assert figures, f"{CHAPTER.name} draws no figure; pick another chapter for this test"
+    png = "".join(figures[0]["data"]["image/png"].split())
+    figures[0]["data"]["image/png"] = png[:-8] + ("A" * 8 if png[-8:] != "A" * 8 else "B" * 8)
+    return data
+
+
+def _age_the_widget_state(data: dict) -> dict:
+    """A stored state that this execution does not make: a widget's .js changed and the chapter was
+    not re-executed."""
+    models = stored_widget_state(data)
+    anywidget = next(m for m in models.values() if "_esm" in m["state"])
+    anywidget["state"]["_esm"] += "\n// an older build of the widget"
+    return data
+
+
+@dataclass
+class GuardRun:
+    """The one nbval run over the four copies: its output and, per copy, the messages of its failed
+    or erroring test reports (``problems["edited"]``), and its number of reports."""
+
+    stdout: str
+    problems: dict[str, list[str]]
+    reports: dict[str, int]
+
+
+@pytest.fixture(scope="module")
+def guard_run(tmp_path_factory: pytest.TempPathFactory) -> GuardRun:
+    folder = tmp_path_factory.mktemp("nbval-guard")
+    copies = {
+        "unchanged": _chapter(),
+        "edited": _edit_a_number(_chapter()),
+        "figure": _change_a_figure(_chapter()),
+        "stale_widget": _age_the_widget_state(_chapter(WIDGET_CHAPTER)),
+    }
+    for name, data in copies.items():
+        (folder / f"{name}.ipynb").write_text(json.dumps(data), encoding="utf-8")
+    junit = folder / "report.xml"
+    res = _nbval(folder, "-n", "2", "--dist", "loadscope", f"--junitxml={junit}")
+    assert junit.exists(), res.stdout[-3000:] + res.stderr[-2000:]
+    problems: dict[str, list[str]] = {name: [] for name in copies}
+    reports = dict.fromkeys(copies, 0)
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        name = case.get("classname", "").rsplit(".ipynb", 1)[0].rsplit(".", 1)[-1]
+        assert name in copies, f"a report for an unknown notebook: {case.attrib}"
+        reports[name] += 1
+        problems[name] += [f"{case.get('name')}: {bad.get('message', '')} {bad.text or ''}"
+                           for bad in case if bad.tag in ("failure", "error")]
+    return GuardRun(res.stdout, problems, reports)
+
+
+def test_unchanged_chapter_passes(guard_run: GuardRun) -> None:
+    """The control: every cell of the untouched copy passes in the same run as the broken ones."""
+    assert guard_run.reports["unchanged"] >= 10, guard_run.stdout[-2000:]
+    assert guard_run.problems["unchanged"] == [], guard_run.problems["unchanged"]
+
+
+def test_cells_are_counted_on_xdist_workers(guard_run: GuardRun) -> None:
+    """make test runs nbval on two xdist workers: the controller must still count the compared cells.
+    Of the four copies' checkable cells, exactly the two whose output was changed (a number, a
+    figure) were not compared successfully; the stale widget state fails after the last cell."""
+    counted = re.search(r"compared the stored outputs of (\d+) of (\d+) checkable cells", guard_run.stdout)
+    assert counted, guard_run.stdout[-2000:]
+    compared, checkable = int(counted.group(1)), int(counted.group(2))
+    failed_cells = len(guard_run.problems["edited"]) + len(guard_run.problems["figure"])
+    assert compared > 0 and failed_cells == 2 and checkable - compared == failed_cells, (
+        compared, checkable, guard_run.problems)
+
+
+def test_edited_number_fails(guard_run: GuardRun) -> None:
+    assert len(guard_run.problems["edited"]) == 1, f"nbval accepted an edited number: {guard_run.problems}"
+    assert "16.0" in guard_run.problems["edited"][0]
+
+
+def test_changed_figure_fails(guard_run: GuardRun) -> None:
+    assert len(guard_run.problems["figure"]) == 1, f"a changed figure passed: {guard_run.problems}"
+    assert "figure(s) differ from the stored ones" in guard_run.problems["figure"][0]
+
+
+def test_the_widget_chapters_store_their_state() -> None:
+    with_state = {p.name for p in sorted((ROOT / "book").glob("*.ipynb")) if stored_widget_state(_chapter(p))}
+    assert {"05_softmax.ipynb", "15_playground.ipynb", "17_learning.ipynb"} <= with_state, sorted(with_state)
+
+
+def test_stale_widget_state_fails(guard_run: GuardRun) -> None:
+    """nbval never sees widget state; the plugin compares it, read from nbval's kernel after the last
+    cell, and fails that cell's teardown (make test's nbval run shows the unchanged chapters pass)."""
+    problems = guard_run.problems["stale_widget"]
+    assert len(problems) == 1, f"a stale widget state passed: {guard_run.problems}"
+    assert "widget state stored in the notebook differs" in problems[0]
 
 
 def test_cleared_outputs_fail(tmp_path: Path) -> None:
-    nb, data = _copy(tmp_path)
+    """Its own run: nbval passes a cell with no stored output, so only the plugin's count of compared
+    cells (zero here) can fail a run of notebooks saved without outputs."""
+    data = _chapter()
     for cell in data["cells"]:
         if cell["cell_type"] == "code":
             cell["outputs"], cell["execution_count"] = [], None
+    nb = tmp_path / CHAPTER.name
     nb.write_text(json.dumps(data), encoding="utf-8")
     res = _nbval(nb)
     assert res.returncode != 0, "nbval passed a notebook with no stored outputs"
     assert "no cell output was compared" in res.stdout
-
-
-def test_changed_figure_fails(tmp_path: Path) -> None:
-    """nbval skips image/png; the plugin compares every figure byte for byte."""
-    nb, data = _copy(tmp_path)
-    figures = [out for cell in data["cells"] for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
-    assert figures, "the chapter draws no figure; pick another chapter for this test"
-    png = "".join(figures[0]["data"]["image/png"].split())
-    figures[0]["data"]["image/png"] = png[:-8] + ("A" * 8 if png[-8:] != "A" * 8 else "B" * 8)
-    nb.write_text(json.dumps(data), encoding="utf-8")
-    res = _nbval(nb)
-    assert res.returncode != 0, "a changed figure passed"
-    assert "figure(s) differ from the stored ones" in res.stdout, res.stdout[-2000:]
-
-
-WIDGET_CHAPTER = ROOT / "book" / "05_softmax.ipynb"
-
-
-def test_the_widget_chapters_store_their_state() -> None:
-    with_state = {p.name for p in sorted((ROOT / "book").glob("*.ipynb"))
-                  if stored_widget_state(json.loads(p.read_text(encoding="utf-8")))}
-    assert {"05_softmax.ipynb", "15_playground.ipynb", "17_learning.ipynb"} <= with_state, sorted(with_state)
-
-
-def test_stale_widget_state_fails(tmp_path: Path) -> None:
-    """nbval never sees widget state; the plugin compares it, read from nbval's kernel after the last
-    cell. A stored state that this execution does not make (a widget's .js or numbers changed and the
-    chapter was not re-executed) fails; the unchanged chapter passes (test_unchanged_chapter_passes
-    and make test's nbval run)."""
-    nb = tmp_path / WIDGET_CHAPTER.name
-    data = json.loads(WIDGET_CHAPTER.read_text(encoding="utf-8"))
-    models = stored_widget_state(data)
-    anywidget = next(m for m in models.values() if "_esm" in m["state"])
-    anywidget["state"]["_esm"] += "\n// an older build of the widget"
-    nb.write_text(json.dumps(data), encoding="utf-8")
-    res = _nbval(nb)
-    assert res.returncode != 0, "a stale widget state passed"
-    assert "widget state stored in the notebook differs" in res.stdout, res.stdout[-2000:]
