@@ -118,14 +118,16 @@ def page_visit(_open_page: _OpenPage, site_url: str) -> Callable[[str], Visit]:
 def live_page(_open_page: _OpenPage, site_url: str) -> Callable[[str], tuple[Any, bb.PageLog]]:
     """``live_page(name)``: ``(page, log)`` with page ``name`` loaded, at the desktop size in the light
     theme, and every other host blocked and recorded in ``log``. It is the page its visit loaded
-    when that page is still open (the tests of one page run right after its visit), else a fresh
-    load. Tests of one page share it, in the order they run: a test that needs a control in a
-    given position puts it there first."""
+    when that page is still open (the tests of one page run right after its visit) and still shows
+    it (a test may have followed a link away), else a fresh load. Tests of one page share it, in
+    the order they run: a test that needs a control in a given position puts it there first, and a
+    test that changes the page itself undoes its change."""
 
     def get(name: str) -> tuple[Any, bb.PageLog]:
-        if _open_page.name != name:
+        url = f"{site_url}/{name}"
+        if _open_page.name != name or _open_page.page.url.split("#", 1)[0] != url:
             page, log = _open_page.open(name)
-            load(page, f"{site_url}/{name}")
+            load(page, url)
             return page, log
         page = _open_page.page
         page.set_viewport_size(bb.VIEWPORT)

@@ -57,8 +57,10 @@ def test_buttons_step_the_generation_with_mouse_and_keyboard(stepper) -> None:  
     assert log.console_errors == [] and log.page_errors == [] and log.external == []
 
 
-def test_card_fits_a_phone_screen(stepper) -> None:  # noqa: ANN001
-    page, _, w = stepper
+@pytest.mark.parametrize("name", [PAGE])
+def test_card_fits_a_phone_screen(live_page, name: str) -> None:  # noqa: ANN001
+    page, _ = live_page(name)
+    w = next(w for w in wd.find_widgets(page) if w.kind == "DecodingStepper")
     page.set_viewport_size({"width": 390, "height": 844})
     page.evaluate(f"() => {w.root}.scrollIntoView()")
     width = page.evaluate(f"() => [{w.root}.scrollWidth, {w.root}.clientWidth, document.documentElement.clientWidth]")

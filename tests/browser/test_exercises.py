@@ -15,7 +15,6 @@ import pytest
 
 from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, diagnose, export
 from bookdev.browser import SITE
-from bookdev.site import load
 
 pytestmark = pytest.mark.browser
 
@@ -133,40 +132,47 @@ def test_page_feedback_equals_the_python_checker(page_name: str, live_page) -> N
     assert log.console_errors == [] and log.page_errors == [], (log.console_errors, log.page_errors)
 
 
-def test_answering_by_keyboard_alone(offline_page, site_url) -> None:  # noqa: ANN001
-    """Tab into the answer box, type, press Enter: the verdict appears; a choice is made with the arrow keys."""
-    page, _ = offline_page
-    numeric = next(e for e in STATIC_IDS if isinstance(EXERCISES[e].answer, Numeric))
-    load(page, f"{site_url}/{_page_of(numeric)}")
-    feedback = _card(page, numeric).locator(".attnex-feedback")
-    box = _card(page, numeric).locator('input[data-name="answer"]')
+NUMERIC = next(e for e in STATIC_IDS if isinstance(EXERCISES[e].answer, Numeric))
+CHOICE = next(e for e in STATIC_IDS if isinstance(EXERCISES[e].answer, Choice))
+
+
+@pytest.mark.parametrize("page_name", [_page_of(NUMERIC)])
+def test_answering_a_number_by_keyboard_alone(page_name: str, live_page) -> None:  # noqa: ANN001
+    """Tab into the answer box, type, press Enter: the verdict appears."""
+    page, _ = live_page(page_name)
+    feedback = _card(page, NUMERIC).locator(".attnex-feedback")
+    box = _card(page, NUMERIC).locator('input[data-name="answer"]')
     box.focus()
-    spec = EXERCISES[numeric].answer
+    page.keyboard.press("ControlOrMeta+A")  # whatever an earlier test left in the box is replaced
+    spec = EXERCISES[NUMERIC].answer
     page.keyboard.type(", ".join(f"{v:.6f}" for v in spec.value))
     page.keyboard.press("Enter")
     assert feedback.get_attribute("data-status") == "correct"
     page.keyboard.press("ControlOrMeta+A")  # replace the answer with one that is not a number
     page.keyboard.type("abc")
-    _card(page, numeric).locator('button[data-name="check"]').focus()
+    _card(page, NUMERIC).locator('button[data-name="check"]').focus()
     page.keyboard.press("Enter")
     assert feedback.get_attribute("data-status") == "invalid"
 
-    choice = next(e for e in STATIC_IDS if isinstance(EXERCISES[e].answer, Choice))
-    load(page, f"{site_url}/{_page_of(choice)}")
-    card = _card(page, choice)
+
+@pytest.mark.parametrize("page_name", [_page_of(CHOICE)])
+def test_choosing_an_option_by_keyboard_alone(page_name: str, live_page) -> None:  # noqa: ANN001
+    """A choice is made with the space bar and the arrow keys, and checked with Tab and Enter."""
+    page, _ = live_page(page_name)
+    card = _card(page, CHOICE)
     card.locator('input[data-name="option"]').first.focus()
     page.keyboard.press("Space")  # selects the focused first option
-    keys = EXERCISES[choice].answer.keys
+    keys = EXERCISES[CHOICE].answer.keys
     page.keyboard.press("ArrowDown")  # moves the selection to the second option
     page.keyboard.press("Tab")  # on to the Check button
     page.keyboard.press("Enter")
     status = card.locator(".attnex-feedback").get_attribute("data-status")
-    assert status == diagnose(choice, keys[1]).status
+    assert status == diagnose(CHOICE, keys[1]).status
 
 
-def test_code_exercises_point_to_a_live_kernel(offline_page, site_url) -> None:  # noqa: ANN001
-    page, _ = offline_page
-    load(page, f"{site_url}/book/04_magnitude.html")
+@pytest.mark.parametrize("page_name", ["book/04_magnitude.html"])
+def test_code_exercises_point_to_a_live_kernel(page_name: str, live_page) -> None:  # noqa: ANN001
+    page, _ = live_page(page_name)
     card = _card(page, "04.4")
     text = card.inner_text()
     assert "def scaled_scores(q, k):" in text and "Binder" in text and "Colab" in text and "Live Code" in text

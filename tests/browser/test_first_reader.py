@@ -9,7 +9,7 @@ import pytest
 
 from bookdev import widgets as wd
 from bookdev.browser import SITE
-from bookdev.site import PAGES, THEMES, load
+from bookdev.site import PAGES, THEMES
 
 pytestmark = pytest.mark.browser
 
@@ -45,18 +45,18 @@ def test_titles_and_navigation_have_no_tex_leftovers(page_visit, name: str) -> N
         assert any("√dₖ" in t for t in texts), "chapter 06's title lost its √dₖ"
 
 
-def test_d_k_slider_is_read_as_d_sub_k(offline_page, site_url) -> None:  # noqa: ANN001
-    page, _ = offline_page
-    load(page, f"{site_url}/book/15_playground.html")
+@pytest.mark.parametrize("name", ["book/15_playground.html"])
+def test_d_k_slider_is_read_as_d_sub_k(live_page, name: str) -> None:  # noqa: ANN001
+    page, _ = live_page(name)
     wd.wait_for_widgets(page)
     slider = page.get_by_role("slider", name="d sub k", exact=True)
     assert slider.count() >= 1, "no slider named 'd sub k'"
     assert slider.first.get_attribute("aria-valuetext").startswith("d sub k = ")
 
 
-def test_reproduces_line_has_no_literal_backslash(offline_page, site_url) -> None:  # noqa: ANN001
-    page, _ = offline_page
-    load(page, f"{site_url}/book/13_multihead_causal.html")
+@pytest.mark.parametrize("name", ["book/13_multihead_causal.html"])
+def test_reproduces_line_has_no_literal_backslash(live_page, name: str) -> None:  # noqa: ANN001
+    page, _ = live_page(name)
     spoken = page.evaluate("""() => {
       const p = [...document.querySelectorAll("p")].find((e) => e.innerText.startsWith("Reproduces:"));
       return p ? [...p.querySelectorAll("mjx-assistive-mml")].map((m) => m.textContent).join(" | ") : "";

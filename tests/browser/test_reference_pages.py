@@ -9,7 +9,6 @@ from urllib.parse import urlsplit
 import pytest
 
 from bookdev.browser import SITE
-from bookdev.site import load
 
 pytestmark = pytest.mark.browser
 
@@ -23,9 +22,9 @@ def _fragment_target(page, href: str) -> str:  # noqa: ANN001
     return fragment
 
 
-# Tests that only read a page, or open and close a box on it, use the page its visit loaded
-# (``live_page``; parametrized by the page, so they run right after its visit). Tests that follow a
-# link away from the page load their own.
+# Every test here uses the page its visit loaded (``live_page``; parametrized by the page, so they
+# run right after its visit). The two that follow a link away leave another page open; live_page
+# sees that and loads the page afresh for whichever test asks for it next.
 @pytest.mark.parametrize("name", ["book/glossary.html"])
 def test_glossary_defines_the_terms(live_page, name: str) -> None:  # noqa: ANN001
     page, log = live_page(name)
@@ -37,9 +36,9 @@ def test_glossary_defines_the_terms(live_page, name: str) -> None:  # noqa: ANN0
     assert log.page_errors == [] and log.external == []
 
 
-def test_term_links_lead_to_their_glossary_entry(offline_page, site_url) -> None:  # noqa: ANN001
-    page, _ = offline_page
-    load(page, f"{site_url}/{CHAPTER}")
+@pytest.mark.parametrize("name", [CHAPTER])
+def test_term_links_lead_to_their_glossary_entry(live_page, name: str) -> None:  # noqa: ANN001
+    page, _ = live_page(name)  # this test leaves the page: live_page loads it again for the next
     links = page.locator("a[href*='glossary.html#term-']")
     assert links.count() >= 3, "the chapter links no glossary term"
     hrefs = links.evaluate_all("els => els.map(e => e.getAttribute('href'))")
@@ -56,9 +55,9 @@ def test_term_links_lead_to_their_glossary_entry(offline_page, site_url) -> None
     assert entry.evaluate("e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }")
 
 
-def test_citations_lead_to_the_bibliography(offline_page, site_url) -> None:  # noqa: ANN001
-    page, _ = offline_page
-    load(page, f"{site_url}/book/intro.html")
+@pytest.mark.parametrize("name", ["book/intro.html"])
+def test_citations_lead_to_the_bibliography(live_page, name: str) -> None:  # noqa: ANN001
+    page, _ = live_page(name)  # this test leaves the page: live_page loads it again for the next
     cites = page.locator("span.bibtex-citation a[href*='bibliography.html#']")
     assert cites.count() >= 5, "the intro cites the five documents"
     bib = (SITE / "book" / "bibliography.html").read_text(encoding="utf-8")
