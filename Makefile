@@ -107,31 +107,18 @@ pdf-deps:
 # tests, run on two pytest-xdist workers (one per core): nbval keeps every notebook's cells in one
 # worker, in order (--dist loadscope); the browser tests keep every test of one page in one worker
 # (--dist loadscope, with the page as the scope: tests/browser/conftest.py), which loads it once.
-# The site build (single-threaded Sphinx; no test of step 2 reads _build/html) runs beside step 2,
-# in its own process group, its output kept in _build/site-build.log: step 3 waits for it, prints
-# that log and fails if it failed; if step 2 fails, the build is stopped. Side by side this saves
-# about 18 s (benchmarks/TEST_TIME.md).
 XDIST ?= -n 2
 TIMES := _build/.test-times
-SITE_LOG := _build/site-build.log
-STEP_FN = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); echo "==> $$name"; "$$@"; \
-  local dt=$$(( $$(date +%s) - t0 )); echo "    $$name: $$dt s"; printf '%5d s  %s\n' "$$dt" "$$name" >> $(TIMES); };
-STEP = $(STEP_FN) step
-# Started in the background by `make test`: `make site`, then its exit code and seconds in $(SITE_LOG).rc.
-SITE_BESIDE = site_beside() { rm -f $(SITE_LOG).rc; local t0=$$(date +%s); \
-  setsid bash -c '$(MAKE) --no-print-directory site > $(SITE_LOG) 2>&1; echo "$$? $$(( $$(date +%s) - '"$$t0"' ))" > $(SITE_LOG).rc' & \
-  site_pid=$$!; trap 'kill -- -$$site_pid 2>/dev/null || true' EXIT; }; \
-  site_wait() { wait $$site_pid || true; trap - EXIT; cat $(SITE_LOG); local rc secs; read -r rc secs < $(SITE_LOG).rc; \
-  echo "    (the build ran $$secs s, beside step 2)"; return $$rc; };
+STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); echo "==> $$name"; "$$@"; \
+  local dt=$$(( $$(date +%s) - t0 )); echo "    $$name: $$dt s"; printf '%5d s  %s\n' "$$dt" "$$name" >> $(TIMES); }; step
 test: $(STAMP) $(NPM_STAMP) browser-deps
 	@mkdir -p _build && : > $(TIMES)
 	@$(STEP) "[1/4] lint (ruff; forensic share of each chapter's visible prose, at most 20 %)" \
 	  sh -c '$(BIN)/ruff check . && $(BIN)/python tools/forensic_share.py'
-	@$(STEP_FN) $(SITE_BESIDE) site_beside; \
-	  step "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs (the site builds beside them)" \
+	@$(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
 	  pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
-	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/; \
-	  step "[3/4] build the site (the rest of it, after step 2)" site_wait
+	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
+	@$(STEP) "[3/4] build the site" $(MAKE) --no-print-directory site
 	@$(STEP) "[4/4] browser tests (Debian's headless Chromium via Playwright, all other hosts blocked)" \
 	  pytest_rc $(XDIST) --dist loadscope tests/browser
 	@echo "==> all tests passed; time per step:"; cat $(TIMES); \
