@@ -95,30 +95,35 @@ def _kernel_widget_state(kernel, timeout: float = 60) -> dict:  # noqa: ANN001
     return json.loads(text)
 
 
+def _widget_state_problem(name: str, stored: dict, kernel) -> str | None:  # noqa: ANN001
+    """Why the widget state alive in ``kernel`` is not the ``stored`` one of notebook ``name``, or
+    None when it is."""
+    try:
+        fresh = _kernel_widget_state(kernel)
+    except Empty:
+        return f"{name}: the kernel did not report its widget state"
+    except AssertionError as err:
+        return f"{name}: {err}"
+    if widget_states(stored) == widget_states(fresh):
+        return None
+    return (f"{name}: the widget state stored in the notebook differs from this execution's "
+            f"({len(stored)} stored models, {len(fresh)} now); the site would publish the stale one: "
+            f"re-execute it (make execute NB=book/{name})")
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> object:
     """After a notebook's last cell, before nbval stops its kernel: its widgets' state must equal the
-    stored one. The state is read before the teardown (which stops the kernel), and a difference is
+    stored one. The state is read before the teardown (which stops the kernel), and any problem is
     raised after it, so that the teardown still runs and the next notebook starts clean."""
     notebook = item.parent
     kernel = getattr(notebook, "kernel", None)
     last = nextitem is None or nextitem.parent is not notebook
     stored = stored_widget_state(getattr(notebook, "nb", {})) if last and kernel is not None else {}
-    problem = None
-    if stored and kernel.is_alive():
-        try:
-            fresh = _kernel_widget_state(kernel)
-        except Empty:
-            problem = AssertionError(f"{notebook.name}: the kernel did not report its widget state")
-        else:
-            if widget_states(stored) != widget_states(fresh):
-                problem = AssertionError(
-                    f"{notebook.name}: the widget state stored in the notebook differs from this execution's "
-                    f"({len(stored)} stored models, {len(fresh)} now); the site would publish the stale one: "
-                    f"re-execute it (make execute NB=book/{notebook.name})")
+    problem = _widget_state_problem(notebook.name, stored, kernel) if stored and kernel.is_alive() else None
     result = yield
     if problem is not None:
-        raise problem
+        raise AssertionError(problem)
     return result
 
 
