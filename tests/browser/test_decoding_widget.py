@@ -15,12 +15,17 @@ PAGE = "book/16_decoding.html"
 TOL = 0.5e-3 + 1e-9
 
 
+def _the_stepper(widgets: list[wd.Widget]) -> wd.Widget:
+    steppers = [w for w in widgets if w.kind == "DecodingStepper"]
+    assert len(steppers) == 1, f"expected one DecodingStepper on {PAGE}, found {[w.kind for w in widgets]}"
+    return steppers[0]
+
+
 @pytest.fixture()
 def stepper(offline_page, site_url):  # noqa: ANN001, ANN201
+    """The chapter freshly loaded: the button test starts from the page's first render."""
     page, log = offline_page
-    widgets = [w for w in wd.load_widget_page(page, site_url, PAGE) if w.kind == "DecodingStepper"]
-    assert len(widgets) == 1, f"expected one DecodingStepper on {PAGE}, found {[w.kind for w in widgets]}"
-    return page, log, widgets[0]
+    return page, log, _the_stepper(wd.load_widget_page(page, site_url, PAGE))
 
 
 def _step_shown(w: wd.Widget) -> int:
@@ -60,7 +65,7 @@ def test_buttons_step_the_generation_with_mouse_and_keyboard(stepper) -> None:  
 @pytest.mark.parametrize("name", [PAGE])
 def test_card_fits_a_phone_screen(live_page, name: str) -> None:  # noqa: ANN001
     page, _ = live_page(name)
-    w = next(w for w in wd.find_widgets(page) if w.kind == "DecodingStepper")
+    w = _the_stepper(wd.find_widgets(page))
     page.set_viewport_size({"width": 390, "height": 844})
     page.evaluate(f"() => {w.root}.scrollIntoView()")
     width = page.evaluate(f"() => [{w.root}.scrollWidth, {w.root}.clientWidth, document.documentElement.clientWidth]")
