@@ -36,7 +36,7 @@ TARGET_N_SPEED = 1024  # where the readable path's ratio and breakdown are repor
 DECODE_SIZES, TARGET_N_DECODE, TARGET_DECODE = (1024, 4096), 1024, 10.0
 TARGET_N_MEMORY, TARGET_MEMORY = 8192, 1.5
 TARGET_N_CHUNKED, TARGET_CHUNKED = (2048, 4096, 8192), 0.6  # chunked throughput vs SDPA, at each of these n
-TILE_OUT = Path(__file__).resolve().parent.parent / "book" / "_data" / "bench" / "tile_step.json"  # read by chapter 14
+TILE_OUT = Path(__file__).resolve().parent.parent / "book" / "_data" / "bench" / "tile_step.json"  # read by chapter 16
 MIB = 2**20
 
 MEMORY_METHOD = (
@@ -278,7 +278,7 @@ def tile_section(tile: dict, b: int, h: int) -> list[str]:
            f"One online-softmax step of `chunked_attention` at its default tile: {tile['bh']} batch·heads "
            f"(B={b}, H={h}) × {tile['bq']} queries × {tile['bk']} keys, d={tile['d']}. Medians of "
            f"{tile['rounds']} interleaved rounds in one fresh process (load average {tile['load']:.1f} after it, "
-           f"{tile['date']}); the same numbers are in `book/_data/bench/tile_step.json`, which chapter 14 prints.", "",
+           f"{tile['date']}); the same numbers are in `book/_data/bench/tile_step.json`, which chapter 16 prints.", "",
            "| part | time (ms) |", "|---|---:|"]
     out += [f"| {name} | {1e3 * t:.1f} |" for name, t in m.items()]
     out += ["", f"The two matmuls take {1e3 * matmuls:.1f} ms and the three elementwise passes {1e3 * passes:.1f} ms "
@@ -347,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="OMP_WAIT_POLICY for the workers (default PASSIVE; '' keeps the OpenMP default)")
     ap.add_argument("--out", type=Path, help="also write the report (Markdown) to this file")
     ap.add_argument("--tile-out", type=Path, default=TILE_OUT,
-                    help=f"where the tile-step measurement goes, as JSON (default {TILE_OUT}, read by chapter 14)")
+                    help=f"where the tile-step measurement goes, as JSON (default {TILE_OUT}, read by chapter 16)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
 

@@ -42,7 +42,7 @@ SLIDERS = {
 TEXT_BOXES = {"AskModel": ("sentence", ["we", "we sat", "we sat on", "we sat on the", "we sat on the bank",
                                          "we sat on the bank by", "we sat on the bank by the",
                                          "we sat on the bank by the river", "the bat", "the bat and the ball"])}
-PAGES = ["book/15_playground.html", "book/17_learning.html"]
+PAGES = ["book/10_playground.html", "book/17_learning.html"]
 
 _TIME_TEXT = """async ([root, name, sentences, n]) => {
   const el = eval(root);

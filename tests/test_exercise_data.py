@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -17,7 +16,7 @@ from attnbook.exercises import EXERCISES, _load
 from attnbook.exercises._registry import ChapterCode, Numbers
 from tests._project import ROOT, pyproject_toml
 
-DATA_MODULES = [m for m in exercises._MODULES if hasattr(m, "code")]
+DATA_MODULES = exercises._MODULES
 CHAPTERS = [m.code.chapter for m in DATA_MODULES]
 
 
@@ -27,8 +26,25 @@ def _data(module: object) -> dict:
 
 def test_every_data_file_has_its_module_and_back() -> None:
     files = sorted(p.stem for p in _load.DATA.glob("*.yml"))
-    assert files == sorted(f"ch{c}" for c in CHAPTERS)
-    assert len(DATA_MODULES) >= 14
+    assert files == [m.code.slug for m in DATA_MODULES]
+    assert len(DATA_MODULES) >= 17
+
+
+def test_one_key_per_chapter_in_reading_order() -> None:
+    """A chapter's notebook, exercise module and data, and errata rows share one slug, and the
+    numbers follow the reading order of _toc.yml."""
+    toc = [line.split("book/")[1].strip() for line in (ROOT / "_toc.yml").read_text().splitlines()
+           if line.strip().startswith("- file: book/") and line.split("book/")[1][:2].isdigit()]
+    assert toc == sorted(toc), toc
+    assert [int(s[:2]) for s in toc] == list(range(1, len(toc) + 1))
+    assert {m.code.slug for m in DATA_MODULES} <= set(toc)
+    for m in DATA_MODULES:
+        assert (ROOT / "book" / f"{m.code.slug}.ipynb").is_file()
+        assert all(ex.id.startswith(m.code.chapter + ".") for ex in _load.exercises_of(m))
+    errata = {p.stem for p in (ROOT / "book" / "_data" / "errata").glob("[0-9][0-9]_*.yml")}
+    assert errata <= set(toc)
+    rows = {p.stem for p in (ROOT / "attnbook" / "checks").glob("[0-9][0-9]_*.py")}
+    assert rows == errata
 
 
 @pytest.mark.parametrize("module", DATA_MODULES, ids=CHAPTERS)
@@ -83,7 +99,7 @@ _ONE = {
 
 
 def _chapter() -> ChapterCode:
-    code = ChapterCode("99")
+    code = ChapterCode("tests.99_test")
     code.values(x=Numbers(np.array([1.234, 5.0])))
     code.function(lambda: 2.468, name="answer")
     code.function(lambda: 1.234, name="same")
@@ -92,7 +108,7 @@ def _chapter() -> ChapterCode:
 
 
 def _write(tmp_path: Path, data: dict | str) -> Path:
-    path = tmp_path / "ch99.yml"
+    path = tmp_path / "99_test.yml"
     path.write_text(data if isinstance(data, str) else yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     return path
 
@@ -148,12 +164,6 @@ def test_two_functions_of_one_name_fail() -> None:
         code.function(lambda: 0.0, name="answer")
     with pytest.raises(ValueError, match="two values named 'x'"):
         code.values(x=1)
-
-
-def test_a_module_in_todays_python_form_still_counts() -> None:
-    """A chapter module that declares ``EXERCISES`` in Python (not yet converted) is taken as it is."""
-    listed = [EXERCISES["07.1"]]
-    assert _load.exercises_of(SimpleNamespace(EXERCISES=listed)) == listed
 
 
 def test_the_data_files_ship_with_the_package() -> None:

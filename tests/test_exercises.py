@@ -17,6 +17,7 @@ import pytest
 import torch
 from docutils.nodes import make_id
 
+from attnbook import exercises
 from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, diagnose, export
 from attnbook.exercises._core import slug
 from tests._project import ROOT
@@ -26,7 +27,7 @@ CODE_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Code)]
 NUMERIC_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Numeric)]
 CHOICE_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Choice)]
 FIND_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, FindError)]
-CHAPTERS = [f"{n:02d}" for n in (*range(1, 15), 16, 17, 18)]
+CHAPTERS = [m.code.chapter for m in exercises._MODULES]  # every chapter with exercises (the playground has none)
 
 
 # --- the counts -----------------------------------------------------------------------------------
@@ -184,7 +185,7 @@ def test_code_bad_input(eid: str) -> None:
         assert v.status == "not-yet" and "expected shape" in v.detail and "got (7, 1, 3)" in v.detail
 
 
-@pytest.mark.parametrize("eid", ["04.4", "14.2"])
+@pytest.mark.parametrize("eid", ["04.4", "16.2"])
 def test_code_that_never_returns_is_stopped(eid: str) -> None:
     def forever(*args):  # noqa: ANN002, ANN202
         while True:

@@ -134,7 +134,7 @@ def test_changed_figure_fails(guard_run: GuardRun) -> None:
 
 def test_the_widget_chapters_store_their_state() -> None:
     with_state = {p.name for p in sorted((ROOT / "book").glob("*.ipynb")) if stored_widget_state(_chapter(p))}
-    assert {"05_softmax.ipynb", "15_playground.ipynb", "17_learning.ipynb"} <= with_state, sorted(with_state)
+    assert {"05_softmax.ipynb", "10_playground.ipynb", "17_learning.ipynb"} <= with_state, sorted(with_state)
 
 
 def test_stale_widget_state_fails(guard_run: GuardRun) -> None:

@@ -65,7 +65,7 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
                     assert len(data["image/png"]) > 1000
     assert lines == n
     # the four sliders of chapters 05, 06, 08 and 15 print their default figure
-    playground = json.loads((tmp_path / "src" / "book" / "15_playground.ipynb").read_text(encoding="utf-8"))
+    playground = json.loads((tmp_path / "src" / "book" / "10_playground.ipynb").read_text(encoding="utf-8"))
     figures = [o for c in playground["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
                and any("".join(o["data"].get("text/plain", "")).startswith(w) for w in pdf_source.PRINT_FIGURES)]
     assert len(figures) == 4
@@ -74,14 +74,14 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
     assert config()["latex"]["latex_engine"] == "xelatex"
     assert "## " not in (tmp_path / "src" / "book" / "intro.md").read_text(encoding="utf-8")
     # the widgets of chapters 16 and 17 print their default figure too
-    for chapter, count in (("16_decoding", 1), ("17_learning", 2)):
+    for chapter, count in (("15_decoding", 1), ("17_learning", 2)):
         nb = json.loads((tmp_path / "src" / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
         printed = [o for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
                    and "".join(o["data"].get("text/plain", "")).startswith(pdf_source.PRINT_FIGURES)]
         assert len(printed) == count, chapter
 
 
-@pytest.mark.parametrize(("chapter", "name"), [("16_decoding", "DecodingStepper"), ("17_learning", "TrainingReplay"),
+@pytest.mark.parametrize(("chapter", "name"), [("15_decoding", "DecodingStepper"), ("17_learning", "TrainingReplay"),
                                                ("17_learning", "AskModel")])
 def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str, name: str) -> None:
     nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))

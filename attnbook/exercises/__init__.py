@@ -4,33 +4,15 @@ In a chapter: ``check("07.2", answer)`` prints *correct*, the misconception the 
 a one-line hint and the section that explains it), or *not yet* with a hint. ``diagnose`` returns
 the same as a :class:`Verdict`. ``show("07")`` displays a chapter's exercises; on the static page
 they are answered in the page itself (``exercise.js`` runs the same rule on the data of
-:func:`export`). Each chapter's exercises are text in ``data/chNN.yml`` and computations in
-``chNN.py`` (``_load`` puts the two together).
+:func:`export`). Each chapter's exercises are text in ``data/<slug>.yml`` and computations in
+``<slug>.py``, where the slug is the notebook's stem (``07_i_am_happy``); ``_load`` finds every
+chapter module and puts the two together.
 
-Used in: the "Exercises" section of chapters 01-14 and 16-18, and the "Exercises" page.
+Used in: the "Exercises" section of the chapters, and the "Exercises" page.
 """
 
 from __future__ import annotations
 
-from . import (
-    ch01,
-    ch02,
-    ch03,
-    ch04,
-    ch05,
-    ch06,
-    ch07,
-    ch08,
-    ch09,
-    ch10,
-    ch11,
-    ch12,
-    ch13,
-    ch14,
-    ch16,
-    ch17,
-    ch18,
-)
 from ._core import (
     KIND_LABELS,
     Choice,
@@ -45,10 +27,10 @@ from ._core import (
     check,
     diagnose,
 )
-from ._load import exercises_of
+from ._load import chapter_modules, exercises_of
 from ._page import Catalogue, ExerciseSet, catalogue, export, show
 
-_MODULES = (ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12, ch13, ch14, ch16, ch17, ch18)
+_MODULES = chapter_modules()  # every <slug>.py of this package, in reading order
 EXERCISES: dict[str, Exercise] = {ex.id: ex for mod in _MODULES for ex in exercises_of(mod)}
 
 

@@ -12,7 +12,7 @@ raises, never returns, or returns the wrong type). It never says just "wrong".
 
 The static page runs the same rule in ``exercise.js`` on the table :func:`export` gives it: the
 wrong answers of every misconception are computed here, in Python, and travel as numbers. Nothing is
-evaluated from strings. Used in: the "Exercises" section of chapters 01-14 and 16-18, and the "Exercises" page.
+evaluated from strings. Used in: the "Exercises" section of every chapter, and the "Exercises" page.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Small helpers shared by the chapter modules of exercises (random cases, torch/NumPy glue).
 
-Used by ``attnbook.exercises.chNN``.
+Used by the chapter modules of ``attnbook.exercises``.
 """
 
 from __future__ import annotations

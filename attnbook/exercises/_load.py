@@ -1,7 +1,7 @@
-"""Exercises from data: ``data/chNN.yml`` (the text) and ``chNN.py`` (the computations) make the
+"""Exercises from data: ``data/<slug>.yml`` (the text) and ``<slug>.py`` (the computations) make the
 :class:`~attnbook.exercises.Exercise` objects the checker, the page and the tests use.
 
-A chapter file has ``chapter`` (the notebook's stem), ``sections`` (short key -> heading text) and
+A chapter's slug is its notebook's stem (``07_i_am_happy``); its file has ``chapter`` (that slug), ``sections`` (short key -> heading text) and
 ``exercises``, a list of records::
 
     id, kind, skill, section, prompt, hint, why (optional)
@@ -14,14 +14,14 @@ A chapter file has ``chapter`` (the notebook's stem), ``sections`` (short key ->
 
 Nothing in the file is evaluated. ``fn`` is the name of a function registered on the chapter's
 :class:`~attnbook.exercises._registry.ChapterCode`; every text may show the chapter's registered
-values through ``str.format`` fields, ``{name}`` or ``{name:.3f}`` (plain names only). A chapter
-module that still declares ``EXERCISES`` in Python is taken as it is.
+values through ``str.format`` fields, ``{name}`` or ``{name:.3f}`` (plain names only).
 
 Used by: ``attnbook.exercises`` (the registry of every exercise).
 """
 
 from __future__ import annotations
 
+import importlib
 import string
 from pathlib import Path
 from types import ModuleType
@@ -62,7 +62,7 @@ def text(template: Any, values: dict[str, Any], where: str) -> str:
 
 
 def path_of(code: ChapterCode) -> Path:
-    return DATA / f"ch{code.chapter}.yml"
+    return DATA / f"{code.slug}.yml"
 
 
 def read(path: Path) -> dict[str, Any]:
@@ -129,10 +129,12 @@ def _section(key: Any, sections: dict[str, Section], where: str) -> Section:
 
 
 def load(code: ChapterCode, path: Path | None = None) -> list[Exercise]:
-    """The exercises of ``code``'s chapter, from its YAML (``data/chNN.yml`` unless ``path`` is
+    """The exercises of ``code``'s chapter, from its YAML (``data/<slug>.yml`` unless ``path`` is
     given) and its registered functions and values."""
     path = path or path_of(code)
     data = read(path)
+    if path == path_of(code) and data["chapter"] != code.slug:
+        raise ValueError(f"{path}: chapter is {data['chapter']!r}, but the file is that of {code.slug!r}")
     sections = {key: Section(data["chapter"], title) for key, title in data["sections"].items()}
     values = code.prompt_values
     out = []
@@ -180,7 +182,13 @@ def templates(data: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def exercises_of(module: ModuleType) -> list[Exercise]:
-    """A chapter module's exercises: its YAML if it registers a ``code``, else its own ``EXERCISES``."""
-    if hasattr(module, "EXERCISES"):
-        return list(module.EXERCISES)
+    """A chapter module's exercises: its YAML with the functions and values its ``code`` registers."""
     return load(module.code)
+
+
+def chapter_modules() -> list[ModuleType]:
+    """Every chapter module of this package (``07_i_am_happy.py``: two digits, then the notebook's
+    name), imported, in reading order. A new chapter's module is found by its name alone."""
+    package = __name__.rpartition(".")[0]
+    stems = sorted(p.stem for p in Path(__file__).parent.glob("[0-9][0-9]_*.py"))
+    return [importlib.import_module(f"{package}.{stem}") for stem in stems]

@@ -6,7 +6,7 @@ the answer attnlib computed, the tolerance, and every misconception with the wro
 text tells how to call ``check``; in HTML (the static page, or a trusted notebook) ``exercise.js``
 builds the input boxes and gives the same verdict as :func:`~attnbook.exercises.diagnose`.
 
-Used in: the "Exercises" section of chapters 01-14 and 16-18.
+Used in: the "Exercises" section of every chapter.
 """
 
 from __future__ import annotations

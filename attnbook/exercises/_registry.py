@@ -1,7 +1,7 @@
 """What a chapter's exercise text may name: its functions and the values its prompts show.
 
-The text of the exercises of chapter NN is data, in ``data/chNN.yml``; the computations stay in
-Python, in ``chNN.py``, registered on the chapter's :class:`ChapterCode`: ``@code.function`` for an
+The text of the exercises of a chapter is data, in ``data/<slug>.yml`` (the slug is the notebook's stem); the computations stay in
+Python, in ``<slug>.py``, registered on the chapter's :class:`ChapterCode`: ``@code.function`` for an
 answer, a wrong answer, a wrong implementation, a reference or a case generator (the YAML names it),
 (or :meth:`ChapterCode.add` for several one-line ones), and :meth:`ChapterCode.values` for the numbers the text shows through ``{name}`` fields. As with the
 errata (``attnbook.checks``), ``tests/test_exercise_data.py`` fails on a name with no function and on
@@ -48,10 +48,12 @@ class Rows(Numbers):
 class ChapterCode:
     """The registry of one chapter's exercise code: named functions and named prompt values."""
 
-    def __init__(self, chapter: str) -> None:
-        if not (isinstance(chapter, str) and len(chapter) == 2 and chapter.isdigit()):
-            raise ValueError(f"a chapter is two digits such as '07', got {chapter!r}")
-        self.chapter = chapter
+    def __init__(self, module_name: str) -> None:
+        slug = module_name.rpartition(".")[2] if isinstance(module_name, str) else ""
+        if not (len(slug) > 3 and slug[:2].isdigit() and slug[2] == "_"):
+            raise ValueError(f"ChapterCode(__name__) needs a chapter module named like '07_i_am_happy', got {module_name!r}")
+        self.slug = slug  # the chapter's key, as in book/<slug>.ipynb and data/<slug>.yml
+        self.chapter = slug[:2]  # "07", the first part of the exercise ids "07.N"
         self.functions: dict[str, Callable[..., Any]] = {}
         self.prompt_values: dict[str, Any] = {}
 
@@ -81,6 +83,6 @@ class ChapterCode:
     def named(self, name: Any, where: str) -> Callable[..., Any]:
         """The function the YAML calls ``name`` (``where`` says which field, for the error)."""
         if not isinstance(name, str) or name not in self.functions:
-            raise KeyError(f"{where}: no function {name!r} is registered in attnbook.exercises.ch{self.chapter} "
+            raise KeyError(f"{where}: no function {name!r} is registered in attnbook.exercises.{self.slug} "
                            f"(registered: {', '.join(sorted(self.functions)) or 'none'})")
         return self.functions[name]

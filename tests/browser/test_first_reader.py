@@ -18,7 +18,7 @@ BOOK = "Attention, step by step"
 # Pages that only redirect (index.html sends the reader to the intro): their visit reads the intro.
 REDIRECTS = [p for p in PAGES if 'http-equiv="refresh"' in (SITE / p).read_text(encoding="utf-8").lower()]
 # Pages whose captions the contrast check must find (figures, and widget panels with captions).
-CAPTIONED = ("book/15_playground.html", "book/13_multihead_causal.html")
+CAPTIONED = ("book/10_playground.html", "book/14_multihead_causal.html")
 
 
 @pytest.mark.parametrize("name", [p for p in PAGES if p not in REDIRECTS])
@@ -45,7 +45,7 @@ def test_titles_and_navigation_have_no_tex_leftovers(page_visit, name: str) -> N
         assert any("√dₖ" in t for t in texts), "chapter 06's title lost its √dₖ"
 
 
-@pytest.mark.parametrize("name", ["book/15_playground.html"])
+@pytest.mark.parametrize("name", ["book/10_playground.html"])
 def test_d_k_slider_is_read_as_d_sub_k(live_page, name: str) -> None:  # noqa: ANN001
     page, _ = live_page(name)
     wd.wait_for_widgets(page)
@@ -54,7 +54,7 @@ def test_d_k_slider_is_read_as_d_sub_k(live_page, name: str) -> None:  # noqa: A
     assert slider.first.get_attribute("aria-valuetext").startswith("d sub k = ")
 
 
-@pytest.mark.parametrize("name", ["book/13_multihead_causal.html"])
+@pytest.mark.parametrize("name", ["book/14_multihead_causal.html"])
 def test_reproduces_line_has_no_literal_backslash(live_page, name: str) -> None:  # noqa: ANN001
     page, _ = live_page(name)
     spoken = page.evaluate("""() => {

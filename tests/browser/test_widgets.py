@@ -36,7 +36,7 @@ CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProd
 
 
 def test_there_are_widget_pages() -> None:
-    assert "book/15_playground.html" in WIDGET_PAGES, f"no widgets found in the built site: {WIDGET_PAGES}"
+    assert "book/10_playground.html" in WIDGET_PAGES, f"no widgets found in the built site: {WIDGET_PAGES}"
 
 
 def _view(name: str, live_page) -> tuple:  # noqa: ANN001

@@ -1,0 +1,77 @@
+"""Exercises of chapter 08, "Worked example: 'it' attends": the computations (answers, wrong answers, code, values).
+
+The text of the exercises is data, in ``data/08_it_attends.yml``; it names the functions registered here on
+``code`` and shows the values of ``code.values(...)`` in its
+``{name}`` fields (``attnbook.exercises._load`` puts the two together).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import attnlib
+from attnlib import examples
+
+from ._core import fmt
+from ._registry import ChapterCode, Numbers
+
+code = ChapterCode(__name__)
+
+
+Q = examples.IT_QUERY.double().numpy()  # (2,)
+K = examples.IT_KEYS.double().numpy()  # (3, 2)
+V = examples.IT_VALUES.double().numpy()  # (3, 2)
+WORDS = examples.IT_WORDS
+D = Q.shape[0]
+RAW = K @ Q  # (3,)
+SCALED = RAW / math.sqrt(D)
+W = attnlib.softmax(SCALED)  # (3,)
+
+_keys = ", ".join(f"{w} = {fmt(k, 1)}" for w, k in zip(WORDS, K))
+_values = ", ".join(f"{w} = {fmt(v, 1)}" for w, v in zip(WORDS, V))
+
+code.add(  # 08.1
+    ex1_answer=lambda: W,
+    ex1_unscaled_softmax=lambda: attnlib.softmax(RAW),
+    ex1_scores_as_weights=lambda: SCALED,
+)
+
+
+code.add(  # 08.2
+    ex2_answer=lambda: W @ V,  # (2,)
+    ex2_rounded_early=lambda: np.round(W, 2) @ V,  # (2,)
+    ex2_weights_times_keys=lambda: W @ K,  # (2,)
+)
+
+
+SLIP_DIV = 1.41  # the slip: a rounded √2
+SLIP = RAW / SLIP_DIV
+EXP_SLIP = np.exp(SLIP)
+
+code.add(  # 08.3
+    ex3_answer=lambda: SCALED[0],
+    ex3_copied_the_slip=lambda: SLIP[0],
+    ex3_missing_scale=lambda: RAW[0],
+)
+
+
+code.add(  # 08.4
+    ex4_correct=lambda: "a" if attnlib.softmax(2 * SCALED)[0] > W[0] else "c",
+)
+
+
+code.values(
+    q=Numbers(Q),
+    keys=_keys,
+    d=D,
+    values=_values,
+    raw=Numbers(RAW),
+    scaled_slip=Numbers(SLIP),
+    exp_slip=Numbers(EXP_SLIP),
+    weights_slip=Numbers(EXP_SLIP / EXP_SLIP.sum()),
+    slip_div=SLIP_DIV,
+    raw_0=RAW[0],
+    sqrt_d=math.sqrt(D),
+)

@@ -1,0 +1,110 @@
+"""Exercises of chapter 17, "Attention that learns": the computations (answers, wrong answers, code, values).
+
+The text of the exercises is data, in ``data/17_learning.yml``; it names the functions registered here on
+``code`` and shows the values of ``code.values(...)`` in its
+``{name}`` fields (``attnbook.exercises._load`` puts the two together).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from attnlib import softmax
+from attnlib.scaling import softmax_jacobian
+
+from ._helpers import randn
+from ._registry import ChapterCode, Numbers
+
+code = ChapterCode(__name__)
+
+
+@code.function
+def jvp(a: np.ndarray, g: np.ndarray) -> np.ndarray:
+    return (softmax_jacobian(a) @ g[..., None])[..., 0]  # (rows, n): each row times its J = diag(a) − a aᵀ
+
+
+@code.function
+def jvp_no_outer(a: np.ndarray, g: np.ndarray) -> np.ndarray:
+    return a * g  # (rows, n): diag(a) only
+
+
+@code.function
+def jvp_identity(a: np.ndarray, g: np.ndarray) -> np.ndarray:
+    return g.copy()  # (rows, n): the softmax skipped
+
+
+@code.function
+def jvp_column_dot(a: np.ndarray, g: np.ndarray) -> np.ndarray:
+    return a * (g - (a * g).sum(axis=0, keepdims=True))  # (rows, n): a·g summed down the columns
+
+
+@code.function
+def jvp_cases(rng: np.random.Generator) -> list[tuple]:
+    cases = []
+    for rows, n in ((2, 3), (3, 3), (4, 5)):
+        a = softmax(rng.standard_normal((rows, n)) * 1.5, dim=-1)  # (rows, n), each row sums to 1
+        cases.append((a, rng.standard_normal((rows, n))))
+    return cases
+
+
+@code.function
+def gwq(x: torch.Tensor, k: torch.Tensor, grad_s: torch.Tensor) -> torch.Tensor:
+    w_q = torch.zeros(x.shape[1], k.shape[1], dtype=x.dtype, requires_grad=True)  # S is linear in W_Q
+    with torch.enable_grad():
+        scores = (x @ w_q) @ k.T / math.sqrt(k.shape[1])  # (n, n)
+        (scores * grad_s).sum().backward()  # autograd, not the formula
+    return w_q.grad  # (d_in, d_k)
+
+
+@code.function
+def gwq_transposed(x, k, grad_s):  # noqa: ANN001, ANN201
+    return gwq(x, k, grad_s).T  # (d_k, d_in)
+
+
+@code.function
+def gwq_no_scale(x, k, grad_s):  # noqa: ANN001, ANN201
+    return gwq(x, k, grad_s) * math.sqrt(k.shape[1])  # (d_in, d_k)
+
+
+@code.function
+def gwq_key_side(x, k, grad_s):  # noqa: ANN001, ANN201
+    return gwq(x, k, grad_s.T.contiguous())  # (d_in, d_k): dSᵀ, the formula of the key side
+
+
+@code.function
+def gwq_cases(rng: np.random.Generator) -> list[tuple]:
+    return [(randn(rng, n, d_in), randn(rng, n, d_k), randn(rng, n, n)) for n, d_in, d_k in ((3, 4, 2), (5, 3, 4), (4, 6, 3))]
+
+
+ROW = np.array([0.5, 0.3, 0.2])
+C = 2.0
+FLAT = jvp(ROW[None], np.full((1, 3), C))[0]  # (3,): J applied to a constant vector
+
+code.add(  # 17.3
+    ex3_correct=lambda: "a" if np.allclose(FLAT, 0) else "?",
+)
+
+A = np.array([0.5, 0.3, 0.2])
+G = np.array([2.0, 1.0, 0.0])
+DOT_SLIP = float(G.mean())  # the slip: the plain mean of g, not the weighted one
+DS_SLIP = A * (G - DOT_SLIP)
+
+code.add(  # 17.4
+    ex4_answer=lambda: A @ G,
+    ex4_plain_mean=lambda: DOT_SLIP,
+    ex4_sum_of_g=lambda: G.sum(),
+)
+
+code.values(
+    row=Numbers(ROW),
+    c=f"{C:g}",
+    a=Numbers(A),
+    g=Numbers(G),
+    dot_slip=DOT_SLIP,
+    minus_slip=Numbers(G - DOT_SLIP),
+    ds_slip=Numbers(DS_SLIP),
+    ds_slip_sum=DS_SLIP.sum(),
+)
