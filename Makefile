@@ -67,9 +67,7 @@ serve:
 
 NB ?= $(wildcard book/*.ipynb)
 execute: $(STAMP)
-	@for nb in $(NB); do echo "==> executing $$nb"; \
-	  (cd "$$(dirname $$nb)" && $(CURDIR)/$(BIN)/jupyter execute --inplace --timeout=600 "$$(basename $$nb)"); \
-	done
+	$(BIN)/python -m tools.execute $(NB)
 
 # --- the printable edition ------------------------------------------------------------------
 # Jupyter Book's LaTeX builder, typeset by XeLaTeX from Debian's TeX Live (installed by pdf-deps,
