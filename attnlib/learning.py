@@ -52,6 +52,9 @@ FILLERS: tuple[str, ...] = (
     "new", "morning", "again",
 )
 AMBIGUOUS: tuple[str, ...] = tuple(CUES)
+#: The sense each cue word belongs to: every cue word belongs to exactly one sense, so in the corpus
+#: the label is a function of the cue word alone.
+CUE_SENSE: dict[str, str] = {c: f"{w}:{s}" for w, senses in CUES.items() for s, cues in senses.items() for c in cues}
 #: The classes the readout predicts, each an ambiguous word and one of its senses.
 SENSES: tuple[str, ...] = tuple(f"{w}:{s}" for w, senses in CUES.items() for s in senses)
 VOCAB: tuple[str, ...] = AMBIGUOUS + tuple(c for s in CUES.values() for cues in s.values() for c in cues) + FILLERS
@@ -88,7 +91,9 @@ class SenseCorpus:
     held_out_pairs: tuple[tuple[int, int], ...]
 
 
-def _sentences(rng: np.random.Generator, count: int, pairs: Sequence[tuple[int, int]]) -> SenseBatch:
+def sample_sentences(rng: np.random.Generator, count: int, pairs: Sequence[tuple[int, int]]) -> SenseBatch:
+    """``count`` sentences: a sense, a length and an (ambiguous, cue) position pair drawn from
+    ``pairs``, then fillers everywhere and the two words in their places. Chapter "Attention that learns"."""
     ids = np.zeros((count, MAX_LEN), dtype=np.int64)
     rows = []
     index = {w: i for i, w in enumerate(VOCAB)}
@@ -122,7 +127,7 @@ def make_corpus(n_train: int = 1000, n_test: int = 1000, *, seed: int = 0, held_
     cut = int(round(held_out * len(pairs)))
     test_pairs = sorted(pairs[i] for i in order[:cut])
     train_pairs = sorted(pairs[i] for i in order[cut:])
-    return SenseCorpus(_sentences(rng, n_train, train_pairs), _sentences(rng, n_test, test_pairs), tuple(test_pairs))
+    return SenseCorpus(sample_sentences(rng, n_train, train_pairs), sample_sentences(rng, n_test, test_pairs), tuple(test_pairs))
 
 
 # --- the model ---------------------------------------------------------------------------------------
@@ -214,11 +219,14 @@ class Checkpoint:
 
 @dataclass
 class TrainingRun:
-    """The trained model, the loss before every update, and the checkpoints (step 0 = initialisation)."""
+    """The trained model, the loss before every update, the checkpoints (step 0 = initialisation) and
+    the hyperparameters the training used (``fit`` records its own; a training function adds the
+    model's and the data's), so that a chapter prints them from the run itself."""
 
     model: nn.Module
     losses: list[float]
     checkpoints: list[Checkpoint]
+    hyperparameters: dict[str, Any] = field(default_factory=dict)
 
     def checkpoint(self, index: int) -> Checkpoint:
         """Checkpoint ``index`` (0 = initialisation, -1 = the end); a clear error when out of range."""
@@ -234,37 +242,57 @@ def _state(model: nn.Module) -> dict[str, np.ndarray]:
     return {k.replace("attn.", ""): v.detach().double().numpy().copy() for k, v in model.state_dict().items()}
 
 
-def fit(model: nn.Module, loss_fn: Callable[[], torch.Tensor], *, steps: int, lr: float, n_checkpoints: int,
-        metrics: Callable[[], dict[str, float]], weight_decay: float = 0.0) -> TrainingRun:
-    """Full-batch Adam (decoupled ``weight_decay``, as AdamW) for ``steps`` updates; ``n_checkpoints`` + 1 evenly spaced checkpoints (step 0
-    and the end included), each with ``metrics()``. Chapters "Attention that learns", "Attention we
-    can check"."""
+#: Adam's decay rates of the running mean and of the running mean square of the gradient, and the
+#: small number that keeps its division finite (the usual values; ``fit`` records them in its run).
+ADAM_BETAS = (0.9, 0.999)
+ADAM_EPS = 1e-8
+
+
+def adam_step(params: Sequence[torch.Tensor], grads: Sequence[torch.Tensor], m: Sequence[torch.Tensor],
+              v: Sequence[torch.Tensor], t: int, *, lr: float, weight_decay: float) -> None:
+    """Update ``params`` in place by Adam step number ``t`` (1, 2, ...), with decoupled weight decay
+    (as AdamW: each weight also shrinks by ``lr · weight_decay`` times itself). ``m`` and ``v`` are the
+    running means of the gradient and of its square, updated in place. Written out rather than
+    ``torch.optim.AdamW``, whose first use imports torch's compiler stack (seconds).
+    Chapters "Attention that learns", "Attention we can check"."""
+    b1, b2 = ADAM_BETAS
+    with torch.no_grad():
+        for p, g, m_, v_ in zip(params, grads, m, v):
+            m_.mul_(b1).add_(g, alpha=0.1)  # m = b1·m + (1 - b1)·g
+            v_.mul_(b2).addcmul_(g, g, value=0.001)  # v = b2·v + (1 - b2)·g²
+            m_hat = m_ / (1 - b1**t)  # the running means start at 0: undo that bias
+            v_hat = v_ / (1 - b2**t)
+            p.sub_(lr * (m_hat / (v_hat.sqrt() + ADAM_EPS) + weight_decay * p))
+
+
+def _fit_arguments(steps: int, lr: float, n_checkpoints: int, weight_decay: float) -> tuple[int, float, int, float]:
     steps, n_checkpoints = check_positive_int(steps, "steps"), check_positive_int(n_checkpoints, "n_checkpoints")
     lr = check_positive(lr, "lr")
     if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)) or not 0 <= weight_decay < 10:
         raise ValueError(f"weight_decay must be a number in [0, 10), got {weight_decay!r}")
+    return steps, lr, n_checkpoints, float(weight_decay)
+
+
+def fit(model: nn.Module, loss_fn: Callable[[], torch.Tensor], *, steps: int, lr: float, n_checkpoints: int,
+        metrics: Callable[[], dict[str, float]], weight_decay: float = 0.0) -> TrainingRun:
+    """Full-batch Adam (``adam_step``) for ``steps`` updates; ``n_checkpoints`` + 1 evenly spaced
+    checkpoints (step 0 and the end included), each with ``metrics()``. The run records ``steps``,
+    ``lr``, ``weight_decay``, ``betas`` and ``eps``. Chapters "Attention that learns", "Attention we can check"."""
+    steps, lr, n_checkpoints, weight_decay = _fit_arguments(steps, lr, n_checkpoints, weight_decay)
     at = {round(i * steps / n_checkpoints) for i in range(n_checkpoints + 1)}
     params = [p for p in model.parameters() if p.requires_grad]
-    m = [torch.zeros_like(p) for p in params]
-    v = [torch.zeros_like(p) for p in params]
-    losses, checkpoints = [], []
+    m, v = [torch.zeros_like(p) for p in params], [torch.zeros_like(p) for p in params]
+    run = TrainingRun(model, [], [], {"optimizer": "Adam, full batch", "steps": steps, "lr": lr,
+                                      "weight_decay": weight_decay, "betas": ADAM_BETAS, "eps": ADAM_EPS})
     for step in range(steps + 1):
         loss = loss_fn()
-        losses.append(float(loss.detach()))
+        run.losses.append(float(loss.detach()))
         if step in at:
             with torch.no_grad():
-                checkpoints.append(Checkpoint(step, _state(model), losses[-1], metrics()))
-        if step == steps:
-            break
-        grads = torch.autograd.grad(loss, params)
-        with torch.no_grad():  # Adam (beta1 0.9, beta2 0.999), written out: torch.optim would import its compiler
-            for p, g, m_, v_ in zip(params, grads, m, v):
-                m_.mul_(0.9).add_(g, alpha=0.1)
-                v_.mul_(0.999).addcmul_(g, g, value=0.001)
-                m_hat = m_ / (1 - 0.9 ** (step + 1))
-                v_hat = v_ / (1 - 0.999 ** (step + 1))
-                p.sub_(lr * (m_hat / (v_hat.sqrt() + 1e-8) + weight_decay * p))
-    return TrainingRun(model, losses, checkpoints)
+                run.checkpoints.append(Checkpoint(step, _state(model), run.losses[-1], metrics()))
+        if step < steps:
+            adam_step(params, torch.autograd.grad(loss, params), m, v, step + 1, lr=lr, weight_decay=weight_decay)
+    return run
 
 
 def attention_to_cue(weights: torch.Tensor, batch: SenseBatch) -> float:
@@ -295,9 +323,11 @@ def train_sense_model(corpus: SenseCorpus, *, seed: int = 0, d_model: int = 16, 
     gen = torch.Generator().manual_seed(int(make_generator(seed).integers(2**31)))
     with reproducible():
         model = SenseModel(d_model, generator=gen)
-        return fit(model, lambda: nn.functional.cross_entropy(model(corpus.train)[0], corpus.train.labels),
-                   steps=steps, lr=lr, n_checkpoints=n_checkpoints, weight_decay=weight_decay,
-                   metrics=lambda: sense_metrics(model, corpus.test))
+        run = fit(model, lambda: nn.functional.cross_entropy(model(corpus.train)[0], corpus.train.labels),
+                  steps=steps, lr=lr, n_checkpoints=n_checkpoints, weight_decay=weight_decay,
+                  metrics=lambda: sense_metrics(model, corpus.test))
+    run.hyperparameters.update(d_model=d_model, heads=1, seed=seed, training_sentences=len(corpus.train))
+    return run
 
 
 # --- the trained model in float64 NumPy (the widget's reference) -----------------------------------------
@@ -329,6 +359,28 @@ def encode(sentence: str | Sequence[str]) -> tuple[list[int], int]:
     return [index[w] for w in words], amb[0]
 
 
+def outside_training(words: Sequence[str], query: int) -> str | None:
+    """Why the model's answer on ``words`` (ambiguous word at ``query``) means nothing, or ``None``.
+
+    Every training sentence has exactly one cue word, of one sense of its ambiguous word. A sentence
+    with no cue word, or with cue words of two senses, or with a cue of the other ambiguous word, lies
+    outside that pattern: the model still outputs probabilities, but no training sentence tested them.
+    Chapter "Attention that learns" and the "ask the trained model" widget (its ES module says the same)."""
+    word = words[query]
+    found = [(w, CUE_SENSE[w]) for w in words if w in CUE_SENSE]
+    senses = sorted({s for _, s in found}, key=SENSES.index)
+    if not found:
+        return (f"no cue word: every training sentence had one word that decides the sense of '{word}', "
+                "so this answer is a guess that training never tested")
+    if len(senses) > 1:
+        listed = ", ".join(f"'{w}' ({s})" for w, s in found)
+        return f"cue words of two senses: {listed}; no training sentence mixed them, so this answer means nothing"
+    if not senses[0].startswith(f"{word}:"):
+        return (f"'{found[0][0]}' is a cue of {senses[0]}, not of '{word}'; no training sentence had them "
+                "together, so this answer means nothing")
+    return None
+
+
 def check_state(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
     """The parameters of a ``SenseModel`` as float64 arrays, shapes checked."""
     keys = ("embed", "pos", "w_q", "w_k", "w_v", "w_o", "b_o")
@@ -343,15 +395,19 @@ def check_state(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
 
 def predict_np(state: Mapping[str, Any], sentence: str | Sequence[str]) -> dict[str, Any]:
     """The trained model on one sentence, in float64 NumPy: the words, the ambiguous word's position,
-    its attention row, the sense probabilities and the predicted sense. Chapter "Attention that learns"
+    its attention row, the sense probabilities, the predicted sense, and under ``outside`` why the answer
+    means nothing when the sentence lies outside the training pattern (``outside_training``, else
+    ``None``). Chapter "Attention that learns"
     and the "ask the trained model" widget (its ES module computes the same)."""
     s = check_state(state)
     ids, query = encode(sentence)
     x = s["embed"][ids] + s["pos"][: len(ids)]  # (n, d)
     ctx, weights = scaled_dot_product_attention_np(x @ s["w_q"], x @ s["w_k"], x @ s["w_v"])  # (n, d), (n, n)
     probs = softmax(ctx[query] @ s["w_o"] + s["b_o"])  # (senses,)
-    return {"words": [VOCAB[i] for i in ids], "query": query, "weights": weights, "row": weights[query],
-            "probs": probs, "sense": SENSES[int(np.argmax(probs))], "input": x[query], "context": ctx[query]}
+    words = [VOCAB[i] for i in ids]
+    return {"words": words, "query": query, "weights": weights, "row": weights[query], "probs": probs,
+            "sense": SENSES[int(np.argmax(probs))], "input": x[query], "context": ctx[query],
+            "outside": outside_training(words, query)}
 
 
 def replay_frame(run: TrainingRun, index: int, sentence: str | Sequence[str]) -> dict[str, Any]:

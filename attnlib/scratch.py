@@ -288,14 +288,17 @@ def autograd_grad_w_v(
 
 
 @dataclass(frozen=True)
-class TrainingRun:
-    """What ``train_value_projection`` measured. Used in: "From scratch in NumPy, and learning"."""
+class ValueProjectionRun:
+    """What ``train_value_projection`` measured, with the learning rate and step count it used.
+    Used in: "From scratch in NumPy, and learning"."""
 
     losses: np.ndarray  # (steps + 1,): the loss before every update and after the last
     w_v_start: np.ndarray  # (d_model, d_v)
     w_v_end: np.ndarray  # (d_model, d_v)
     weights_start: np.ndarray  # (L, L) attention weights before training
     weights_end: np.ndarray  # (L, L) attention weights after training
+    lr: float  # the step size of plain gradient descent
+    steps: int  # the number of updates
 
     @property
     def delta(self) -> np.ndarray:
@@ -314,7 +317,7 @@ class TrainingRun:
 def train_value_projection(
     x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray,
     predictor: LinearPredictor, target: np.ndarray, *, lr: float = 0.1, steps: int = 30, token: int = 0,
-) -> TrainingRun:
+) -> ValueProjectionRun:
     """Plain gradient descent on ``W_V`` alone, with the manual gradient; ``w_v`` is not modified.
 
     Used in: "From scratch in NumPy, and learning".
@@ -332,7 +335,7 @@ def train_value_projection(
         w = w - lr * grad.grad_w_v  # (d_model, d_v)
     z, weights_end = self_attention(x, w_q, w_k, w)
     losses.append(predictor.loss(z[token], target))
-    return TrainingRun(np.array(losses), w_v_start, w, weights_start, weights_end)
+    return ValueProjectionRun(np.array(losses), w_v_start, w, weights_start, weights_end, lr, steps)
 
 
 @dataclass(frozen=True)
@@ -351,7 +354,7 @@ class Demo:
     predictor: LinearPredictor
     target: np.ndarray  # (d_out,)
 
-    def train(self, *, lr: float = 0.1, steps: int = 30) -> TrainingRun:
+    def train(self, *, lr: float = 0.1, steps: int = 30) -> ValueProjectionRun:
         return train_value_projection(self.x, self.w_q, self.w_k, self.w_v, self.predictor, self.target,
                                       lr=lr, steps=steps)
 

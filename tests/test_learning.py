@@ -112,3 +112,48 @@ def test_widgets_python_twins(corpus) -> None:  # noqa: ANN001
     np.testing.assert_allclose(ask.numbers()["probs"], ref["probs"], atol=1e-12)
     ask.sentence = "the volcano"
     assert "volcano" in ask.numbers()["error"]
+
+
+def test_each_cue_word_has_one_sense_and_the_label_follows_it(corpus) -> None:  # noqa: ANN001
+    cues = [c for senses in learning.CUES.values() for words in senses.values() for c in words]
+    assert len(cues) == len(set(cues)) == len(learning.CUE_SENSE)
+    for batch in (corpus.train, corpus.test):
+        for i in range(len(batch)):
+            words = batch.words(i)
+            assert learning.SENSES[int(batch.labels[i])] == learning.CUE_SENSE[words[int(batch.cue[i])]]
+            assert learning.outside_training(words, int(batch.query[i])) is None  # every corpus sentence is inside
+
+
+@pytest.mark.parametrize(("words", "query", "expect"), [
+    ("we sat on the bank".split(), 4, "no cue word"),
+    ("we saw the bat near the river".split(), 3, "'river' is a cue of bank:river, not of 'bat'"),
+    ("the bank with money by the river".split(), 1, "cue words of two senses: 'money' (bank:money), 'river' (bank:river)"),
+    ("the bat in the cave with the ball".split(), 1, "two senses"),
+])
+def test_outside_training_names_why(words, query, expect) -> None:  # noqa: ANN001
+    assert expect in learning.outside_training(words, query)
+    assert learning.outside_training("the bank by the river water".split(), 1) is None  # two cues, one sense
+
+
+def test_fit_records_its_hyperparameters(corpus) -> None:  # noqa: ANN001
+    run = learning.train_sense_model(corpus, seed=3, steps=4, lr=0.01, weight_decay=0.25, n_checkpoints=2)
+    h = run.hyperparameters
+    assert (h["steps"], h["lr"], h["weight_decay"], h["d_model"], h["seed"]) == (4, 0.01, 0.25, 16, 3)
+    assert h["betas"] == learning.ADAM_BETAS and len(run.losses) == 5
+    with pytest.raises(ValueError, match="weight_decay"):
+        learning.train_sense_model(corpus, steps=2, weight_decay=-1.0)
+
+
+def test_adam_step_matches_torch_adamw() -> None:
+    g = torch.Generator().manual_seed(0)
+    mine = [torch.randn(3, 4, generator=g, dtype=torch.float64)]
+    ref = [mine[0].clone().requires_grad_(True)]
+    opt = torch.optim.AdamW(ref, lr=0.05, betas=learning.ADAM_BETAS, eps=learning.ADAM_EPS, weight_decay=0.5)
+    m, v = [torch.zeros_like(mine[0])], [torch.zeros_like(mine[0])]
+    for t in range(1, 6):
+        grad = torch.sin(mine[0] * t)
+        learning.adam_step(mine, [grad], m, v, t, lr=0.05, weight_decay=0.5)
+        ref[0].grad = torch.sin(ref[0].detach() * t)
+        opt.step()
+    # the same update: p(1 - lr·wd) - lr·adam (torch) is p - lr·(adam + wd·p) (the book)
+    np.testing.assert_allclose(mine[0].numpy(), ref[0].detach().numpy(), atol=1e-12, rtol=0)

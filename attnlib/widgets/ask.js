@@ -1,7 +1,10 @@
 // Ask the trained model: type (or assemble from the vocabulary) a sentence with "bank" or "bat". The
 // page runs the trained model in float64 — embedding + position, one attention head, readout — and
-// shows the ambiguous word's attention row and the predicted sense.
-// Python reference: attnlib.learning.encode and predict_np (same words, same messages, same numbers).
+// shows the ambiguous word's attention row and the predicted sense. A sentence outside the training
+// pattern (no cue word, cue words of two senses, or a cue of the other ambiguous word) gets a caution
+// that its answer means nothing, instead of a confident answer.
+// Python reference: attnlib.learning.encode, predict_np and outside_training (same words, same
+// messages, same numbers).
 
 const PUNCTUATION = /[.,!?;:]/g;
 
@@ -37,6 +40,18 @@ function encode(text, m) {
   return { words, ids: words.map((w) => m.index.get(w)), query: amb[0] };
 }
 
+// Why the answer means nothing, like attnlib.learning.outside_training; null inside the training pattern
+// (exactly one cue word, of a sense of the sentence's ambiguous word).
+function outsideTraining(words, query, m) {
+  const word = words[query];
+  const found = words.filter((w) => m.cues.has(w)).map((w) => [w, m.cues.get(w)]);
+  const senses = m.senses.filter((s) => found.some(([, f]) => f === s));
+  if (found.length === 0) return `no cue word: every training sentence had one word that decides the sense of '${word}', so this answer is a guess that training never tested`;
+  if (senses.length > 1) return `cue words of two senses: ${found.map(([w, s]) => `'${w}' (${s})`).join(", ")}; no training sentence mixed them, so this answer means nothing`;
+  if (!senses[0].startsWith(`${word}:`)) return `'${found[0][0]}' is a cue of ${senses[0]}, not of '${word}'; no training sentence had them together, so this answer means nothing`;
+  return null;
+}
+
 // embedding + position -> attention row of the ambiguous word -> context -> sense probabilities
 function predict(enc, m) {
   const x = enc.ids.map((id, i) => Float64Array.from(m.embed[id], (e, c) => e + m.pos[i][c]));
@@ -56,6 +71,7 @@ function predict(enc, m) {
 function render({ model, el }) {
   const m = { ...model.get("weights"), vocab: model.get("vocab"), senses: model.get("senses"), ambiguous: model.get("ambiguous"), max_len: model.get("max_len") };
   m.index = new Map(m.vocab.map((w, i) => [w, i]));
+  m.cues = new Map(Object.entries(model.get("cues")));
 
   const root = card(
     "Ask the trained model",
@@ -74,11 +90,13 @@ function render({ model, el }) {
   const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
   const sense = h("span", { class: "attnw-num", "data-name": "sense", text: "–" });
   const prob = stat("p", "probability");
-  const result = h("p", { class: "attnw-desc" }, [h("span", { text: "predicted sense: " }), sense, " ", prob.el]);
+  const outside = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "outside" });
+  const lead = h("span", { text: "predicted sense: " });
+  const result = h("p", { class: "attnw-desc" }, [lead, sense, " ", prob.el]);
   const rowHolder = h("figure", { class: "attnw-panel" });
   const probHolder = h("figure", { class: "attnw-panel" });
   const panels = h("div", { class: "attnw-panels" }, [rowHolder, probHolder]);
-  root.append(message, result, panels);
+  root.append(message, outside, result, panels);
   root.classList.add("attnw-learned");
   el.append(root);
 
@@ -93,14 +111,19 @@ function render({ model, el }) {
     if (enc.error) {
       message.textContent = enc.error;
       message.hidden = false;
+      outside.hidden = true;
       result.hidden = true;
       panels.hidden = true;
       root.dataset.result = JSON.stringify({ error: enc.error });
       return;
     }
     const out = predict(enc, m);
+    const why = outsideTraining(enc.words, enc.query, m);
     message.textContent = "";
     message.hidden = true;
+    outside.textContent = why ? `Outside what the model learned: ${why}.` : "";
+    outside.hidden = !why;
+    lead.textContent = why ? "the model outputs (not an answer): " : "predicted sense: ";
     result.hidden = false;
     panels.hidden = false;
     const key = enc.words.join(" ");
@@ -113,7 +136,7 @@ function render({ model, el }) {
     senseChart.update(out.probs);
     sense.textContent = out.sense;
     prob.set(maxOf(out.probs), 3);
-    root.dataset.result = JSON.stringify({ words: enc.words, query: enc.query, row: Array.from(out.row), probs: Array.from(out.probs), sense: out.sense });
+    root.dataset.result = JSON.stringify({ words: enc.words, query: enc.query, row: Array.from(out.row), probs: Array.from(out.probs), sense: out.sense, outside: why });
   }
 
   input.addEventListener("input", () => save(model, { sentence: input.value }));

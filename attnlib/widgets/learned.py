@@ -88,7 +88,9 @@ class TrainingReplay(_LearnedWidget):
 class AskModel(_LearnedWidget):
     """A sentence box over a trained ``SenseModel``: the page runs the model on the typed sentence and
     shows the ambiguous word's attention row and the predicted sense (or a message for an empty
-    sentence, an unknown word, too many words, or not exactly one ambiguous word).
+    sentence, an unknown word, too many words, or not exactly one ambiguous word). A sentence outside
+    the training pattern (``attnlib.learning.outside_training``: no cue word, cue words of two senses)
+    gets a caution that its answer means nothing, with the model's output shown as such.
     ``sentence`` is synced; ``numbers()`` is ``attnlib.learning.predict_np`` on it.
     Used in: "Attention that learns".
     """
@@ -99,6 +101,7 @@ class AskModel(_LearnedWidget):
     vocab = traitlets.List(traitlets.Unicode()).tag(sync=True)
     senses = traitlets.List(traitlets.Unicode()).tag(sync=True)
     ambiguous = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    cues = traitlets.Dict(traitlets.Unicode()).tag(sync=True)
     max_len = traitlets.Int(learning.MAX_LEN).tag(sync=True)
 
     def __init__(self, state: Mapping[str, Any] | learning.TrainingRun, sentence: str = "we sat on the bank by the river") -> None:
@@ -108,7 +111,8 @@ class AskModel(_LearnedWidget):
         if not isinstance(sentence, str):
             raise TypeError(f"sentence must be a str, got {type(sentence).__name__}")
         super().__init__(weights={k: v.tolist() for k, v in s.items()}, vocab=list(learning.VOCAB),
-                         senses=list(learning.SENSES), ambiguous=list(learning.AMBIGUOUS), sentence=sentence)
+                         senses=list(learning.SENSES), ambiguous=list(learning.AMBIGUOUS), cues=dict(learning.CUE_SENSE),
+                         sentence=sentence)
 
     def __repr__(self) -> str:
         return f"AskModel(sentence={self.sentence!r})"
