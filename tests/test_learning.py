@@ -157,3 +157,17 @@ def test_adam_step_matches_torch_adamw() -> None:
         opt.step()
     # the same update: p(1 - lr·wd) - lr·adam (torch) is p - lr·(adam + wd·p) (the book)
     np.testing.assert_allclose(mine[0].numpy(), ref[0].detach().numpy(), atol=1e-12, rtol=0)
+
+
+def test_pair_lookup_needs_two_heads_and_two_heads_split_it() -> None:
+    from attnlib import heads
+
+    train, test = heads.make_pair_data(1000, 300, seed=1)
+    assert torch.equal(test.labels[:, 0], test.values[torch.arange(300), test.asked[:, 0]])
+    assert bool((test.asked[:, 0] != test.asked[:, 1]).all()) and test.text(0).count("|") == 1
+    one = heads.train_pair_lookup(train, test, n_heads=1, seed=1).checkpoint(-1).metrics
+    two = heads.train_pair_lookup(train, test, n_heads=2, seed=1).checkpoint(-1).metrics
+    assert one["accuracy"] < 0.6 < 0.95 < two["accuracy"], (one, two)
+    prefs = sorted(two[f"head{k}_preference"] for k in (1, 2))
+    assert prefs[0] < -0.5 and prefs[1] > 0.5, two  # one head reads each asked item
+    assert abs(one["head1_preference"]) < 0.5, one  # a single head blends the two
