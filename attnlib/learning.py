@@ -258,8 +258,8 @@ def adam_step(params: Sequence[torch.Tensor], grads: Sequence[torch.Tensor], m: 
     b1, b2 = ADAM_BETAS
     with torch.no_grad():
         for p, g, m_, v_ in zip(params, grads, m, v):
-            m_.mul_(b1).add_(g, alpha=0.1)  # m = b1·m + (1 - b1)·g
-            v_.mul_(b2).addcmul_(g, g, value=0.001)  # v = b2·v + (1 - b2)·g²
+            m_.mul_(b1).add_(g, alpha=1 - b1)  # running mean of the gradient
+            v_.mul_(b2).addcmul_(g, g, value=1 - b2)  # running mean of its square
             m_hat = m_ / (1 - b1**t)  # the running means start at 0: undo that bias
             v_hat = v_ / (1 - b2**t)
             p.sub_(lr * (m_hat / (v_hat.sqrt() + ADAM_EPS) + weight_decay * p))
@@ -295,6 +295,16 @@ def fit(model: nn.Module, loss_fn: Callable[[], torch.Tensor], *, steps: int, lr
     return run
 
 
+def positional_scores(state: Mapping[str, Any]) -> np.ndarray:
+    """The part of the trained model's scores that depends on the two positions alone,
+    ``(P W_Q)(P W_K)ᵀ / √d`` (``MAX_LEN``, ``MAX_LEN``): row i is what a query at position i adds to each
+    key position whatever the words. A flat row is no positional pattern; a large spread is a sharp
+    one. Chapter "Attention that learns" (what weight decay does)."""
+    s = check_state(state)
+    q, k = s["pos"] @ s["w_q"], s["pos"] @ s["w_k"]  # (MAX_LEN, d) each
+    return q @ k.T / np.sqrt(q.shape[1])  # (MAX_LEN, MAX_LEN)
+
+
 def attention_to_cue(weights: torch.Tensor, batch: SenseBatch) -> float:
     """Mean attention weight from the ambiguous word to its cue word. Chapter "Attention that learns"."""
     b = torch.arange(len(batch))
@@ -317,9 +327,9 @@ def train_sense_model(corpus: SenseCorpus, *, seed: int = 0, d_model: int = 16, 
     """Train ``SenseModel`` on ``corpus.train`` (seeded, one thread: reproducible). The checkpoints
     carry the held-out loss, accuracy and attention to the cue word under ``metrics``.
 
-    ``weight_decay`` (decoupled, as AdamW) keeps the scores from growing into sharp position-based
-    patterns that fit the training placements and miss the cue in held-out ones; the chapter shows
-    a run without it. Chapter "Attention that learns"."""
+    ``weight_decay`` (decoupled, as AdamW) shrinks every weight at each step; the chapter measures
+    what that does to the positional part of the scores (``positional_scores``) and shows a run
+    without it. Chapter "Attention that learns"."""
     gen = torch.Generator().manual_seed(int(make_generator(seed).integers(2**31)))
     with reproducible():
         model = SenseModel(d_model, generator=gen)
