@@ -8,7 +8,8 @@ documents it reproduces and helps its readers run it:
 - ``evidence``: what a check returns, the named values a verdict rests on;
 - ``audit``: the number audit, every numeric token of the five documents accounted for;
 - ``compare``: a document's printed values beside attnlib's, judged by the errata rule;
-- ``colab``: the install cell at the top of every chapter.
+- ``colab``: the install cell at the top of every chapter;
+- ``source``: ``show_source``, the real code of an attnlib function shown on the page.
 
 The arrow points one way: ``attnbook`` imports ``attnlib``, never the reverse
 (``tests/test_layering.py``). Both packages ship in one distribution, ``attnlib``, so a reader

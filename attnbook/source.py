@@ -1,7 +1,7 @@
-"""``source``: show the real code of an attnlib function on the page, read from the library itself.
+"""``show_source``: show the real code of an attnlib function on the page, read from the library itself.
 
 The chapters import attnlib and never paste its code; where the code is the lesson, a chapter shows it
-with ``source(fn)``. The text comes from ``inspect.getsource`` on the installed library, so what the
+with ``show_source(fn)``. The text comes from ``inspect.getsource`` on the installed library, so what the
 page shows is the one copy that runs. The result displays as:
 
 - ``text/markdown``: a title line and a highlighted ``python`` code block (Jupyter, Colab, the site and
@@ -76,7 +76,7 @@ def _name(obj: Callable) -> str:
     return f"{module}.{obj.__qualname__}"
 
 
-def source(*objs: Callable, docstring: bool = True, max_lines: int = MAX_LINES) -> Source:
+def show_source(*objs: Callable, docstring: bool = True, max_lines: int = MAX_LINES) -> Source:
     """The source of each function, method or class in ``objs``, for display in a chapter.
 
     ``docstring=False`` leaves out each docstring (the code alone). Raises ``TypeError`` for anything
@@ -85,7 +85,7 @@ def source(*objs: Callable, docstring: bool = True, max_lines: int = MAX_LINES) 
     "Attention that learns", "Attention we can check".
     """
     if not objs:
-        raise ValueError("source() needs at least one function or class to show")
+        raise ValueError("show_source() needs at least one function or class to show")
     if isinstance(max_lines, bool) or not isinstance(max_lines, int) or max_lines < 1:
         raise ValueError(f"max_lines must be a positive int, got {max_lines!r}")
     if not isinstance(docstring, bool):
@@ -93,7 +93,7 @@ def source(*objs: Callable, docstring: bool = True, max_lines: int = MAX_LINES) 
     blocks = []
     for obj in objs:
         if not (inspect.isfunction(obj) or inspect.isclass(obj) or inspect.ismethod(obj)):
-            raise TypeError(f"source() shows functions, methods and classes, got {type(obj).__name__}: {obj!r:.60}")
+            raise TypeError(f"show_source() shows functions, methods and classes, got {type(obj).__name__}: {obj!r:.60}")
         code = textwrap.dedent(inspect.getsource(obj)).rstrip("\n")
         if not docstring:
             code = _without_docstring(code)

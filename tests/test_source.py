@@ -7,12 +7,12 @@ import inspect
 
 import pytest
 
-from attnbook.source import Source, source
+from attnbook.source import Source, show_source
 from attnlib import decoding, learning
 
 
 def test_shows_the_library_source_as_markdown_and_plain_text() -> None:
-    shown = source(decoding.generate_cached)
+    shown = show_source(decoding.generate_cached)
     code = inspect.getsource(decoding.generate_cached).rstrip("\n")
     md = shown._repr_markdown_()
     assert md.startswith("`attnlib.decoding.generate_cached`") and "```python\n" + code + "\n```" in md
@@ -21,7 +21,7 @@ def test_shows_the_library_source_as_markdown_and_plain_text() -> None:
 
 
 def test_several_objects_and_no_docstring() -> None:
-    shown = source(learning.adam_step, learning.SenseModel, docstring=False)
+    shown = show_source(learning.adam_step, learning.SenseModel, docstring=False)
     assert [name for name, _ in shown.blocks] == ["attnlib.learning.adam_step", "attnlib.learning.SenseModel"]
     code = shown.blocks[0][1]
     assert learning.adam_step.__doc__.split()[0] not in code.split("\n")[2] and "def adam_step(" in code
@@ -33,20 +33,20 @@ def test_a_changed_function_changes_what_is_shown(tmp_path, monkeypatch) -> None
     monkeypatch.syspath_prepend(str(tmp_path))
     import demo_mod
 
-    assert "x + 1" in repr(source(demo_mod.f))
+    assert "x + 1" in repr(show_source(demo_mod.f))
 
 
 @pytest.mark.parametrize("bad", [3, print, "decoding.generate_cached", learning.CUES])
 def test_refuses_what_has_no_python_source(bad) -> None:  # noqa: ANN001
     with pytest.raises(TypeError, match="functions, methods and classes"):
-        source(bad)
+        show_source(bad)
 
 
 def test_refuses_a_wall_of_code() -> None:
     with pytest.raises(ValueError, match="more than max_lines=5"):
-        source(learning.fit, max_lines=5)
+        show_source(learning.fit, max_lines=5)
     with pytest.raises(ValueError, match="at least one"):
-        source()
+        show_source()
     with pytest.raises(ValueError, match="max_lines"):
-        source(learning.fit, max_lines=0)
-    assert isinstance(source(learning.fit), Source)
+        show_source(learning.fit, max_lines=0)
+    assert isinstance(show_source(learning.fit), Source)

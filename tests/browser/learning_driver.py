@@ -43,10 +43,11 @@ def type_sentence(w: wd.Widget, text: str) -> dict[str, Any]:
     return json.loads(raw)
 
 
-def message(w: wd.Widget) -> tuple[str, bool]:
-    """The text of the page's message line and whether it is visible."""
+def message(w: wd.Widget, name: str = "message") -> tuple[str, bool]:
+    """The text of the page's message line (``message``: a bad sentence; ``outside``: a sentence outside
+    the training pattern) and whether it is visible."""
     return tuple(w.page.evaluate(f"""() => {{
-      const m = {w.root}.querySelector('[data-name="message"]');
+      const m = {w.root}.querySelector('[data-name="{name}"]');
       return [m.textContent, !m.hidden && m.offsetParent !== null];
     }}"""))
 

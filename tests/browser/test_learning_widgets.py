@@ -90,6 +90,24 @@ def test_bad_sentences_get_a_message(ask, text) -> None:  # noqa: ANN001
     assert ld.message(w)[1] is False
 
 
+@pytest.mark.parametrize("text", ["we sat on the bank", "we saw the bat near the river",
+                                  "the bank with money by the river", "a bat in the cave with the ball"])
+def test_sentences_outside_the_training_pattern_get_a_caution(ask, text) -> None:  # noqa: ANN001
+    _, _, found = ask
+    w = found["AskModel"]
+    ref = learning.predict_np(w.state["weights"], text)
+    assert ref["outside"], text  # no cue word, or cue words of two senses
+    shown = ld.type_sentence(w, text)
+    assert shown["outside"] == ref["outside"] and shown["sense"] == ref["sense"]
+    caution = ld.message(w, "outside")
+    assert caution == (f"Outside what the model learned: {ref['outside']}.", True)
+    assert "not an answer" in w.all_text()
+    # a sentence inside the pattern: the caution goes, the answer is an answer again
+    inside = ld.type_sentence(w, "the bank by the river")
+    assert inside["outside"] is None and ld.message(w, "outside")[1] is False
+    assert "predicted sense" in w.all_text() and "not an answer" not in w.all_text()
+
+
 def test_vocabulary_buttons_assemble_a_sentence(ask) -> None:  # noqa: ANN001
     page, _, found = ask
     w = found["AskModel"]
