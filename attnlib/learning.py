@@ -52,8 +52,8 @@ FILLERS: tuple[str, ...] = (
     "new", "morning", "again",
 )
 AMBIGUOUS: tuple[str, ...] = tuple(CUES)
-#: The sense each cue word belongs to: every cue word belongs to exactly one sense, so in the corpus
-#: the label is a function of the cue word alone.
+#: The sense of each cue word. Every cue word belongs to exactly one sense, so in the corpus the
+#: label is a function of the cue word alone.
 CUE_SENSE: dict[str, str] = {c: f"{w}:{s}" for w, senses in CUES.items() for s, cues in senses.items() for c in cues}
 #: The classes the readout predicts, each an ambiguous word and one of its senses.
 SENSES: tuple[str, ...] = tuple(f"{w}:{s}" for w, senses in CUES.items() for s in senses)

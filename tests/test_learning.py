@@ -128,7 +128,7 @@ def test_each_cue_word_has_one_sense_and_the_label_follows_it(corpus) -> None:  
     ("we sat on the bank".split(), 4, "no cue word"),
     ("we saw the bat near the river".split(), 3, "'river' is a cue of bank:river, not of 'bat'"),
     ("the bank with money by the river".split(), 1, "cue words of two senses: 'money' (bank:money), 'river' (bank:river)"),
-    ("the bat in the cave with the ball".split(), 1, "two senses"),
+    ("the bat at the cave with the ball".split(), 1, "two senses"),
 ])
 def test_outside_training_names_why(words, query, expect) -> None:  # noqa: ANN001
     assert expect in learning.outside_training(words, query)

@@ -91,7 +91,7 @@ def test_bad_sentences_get_a_message(ask, text) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("text", ["we sat on the bank", "we saw the bat near the river",
-                                  "the bank with money by the river", "a bat in the cave with the ball"])
+                                  "the bank with money by the river", "a bat at the cave with the ball"])
 def test_sentences_outside_the_training_pattern_get_a_caution(ask, text) -> None:  # noqa: ANN001
     _, _, found = ask
     w = found["AskModel"]
