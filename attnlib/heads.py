@@ -91,16 +91,15 @@ def make_pair_data(n_train: int = 2000, n_test: int = 1000, *, seed: int = 0) ->
     training set and a held-out set with no sequence of the training set. Chapter "Attention we can check"."""
     n_train, n_test = check_positive_int(n_train, "n_train"), check_positive_int(n_test, "n_test")
     rng = make_generator(seed)
-    seen: set[tuple] = set()
-    train, test = [], []
-    while len(test) < n_test:
-        row = (tuple(rng.permutation(len(LETTERS))[:N_ITEMS].tolist()),
-               tuple(rng.integers(len(DIGITS), size=N_ITEMS).tolist()), tuple(rng.permutation(N_ITEMS)[:2].tolist()))
-        if len(train) < n_train:
-            train.append(row)
-            seen.add(row)
-        elif row not in seen:
-            test.append(row)
+
+    def draw(count: int) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
+        return [(tuple(rng.permutation(len(LETTERS))[:N_ITEMS].tolist()), tuple(rng.integers(len(DIGITS), size=N_ITEMS).tolist()),
+                 tuple(rng.permutation(N_ITEMS)[:2].tolist())) for _ in range(count)]
+
+    train = draw(n_train)
+    seen, test = set(train), []
+    while len(test) < n_test:  # a repeat of a training sequence is drawn again
+        test += [row for row in draw(n_test - len(test)) if row not in seen]
     return _pair_batch(train), _pair_batch(test)
 
 
