@@ -106,6 +106,8 @@ def make_pair_data(n_train: int = 2000, n_test: int = 1000, *, seed: int = 0) ->
 def pair_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     """Cross-entropy of the first answer (logits ``[:, :10]``) plus that of the second (``[:, 10:]``)."""
     n_d = len(DIGITS)
+    if logits.ndim != 2 or logits.shape[1] != 2 * n_d or labels.shape != (logits.shape[0], 2):
+        raise ValueError(f"logits must be (N, {2 * n_d}) and labels (N, 2), got {tuple(logits.shape)} and {tuple(labels.shape)}")
     return nn.functional.cross_entropy(logits[:, :n_d], labels[:, 0]) + nn.functional.cross_entropy(logits[:, n_d:], labels[:, 1])
 
 
@@ -115,6 +117,9 @@ def train_pair_lookup(train: PairBatch, test: PairBatch, *, n_heads: int, d_mode
     seeded and deterministic; the checkpoints carry ``pair_metrics`` on ``test``, and the run its
     hyperparameters. Chapter "Attention we can check"."""
     n_heads, d_model = check_positive_int(n_heads, "n_heads"), check_positive_int(d_model, "d_model")
+    for name, batch in (("train", train), ("test", test)):
+        if not isinstance(batch, PairBatch):
+            raise TypeError(f"{name} must be a PairBatch (from make_pair_data), got {type(batch).__name__}")
     gen = torch.Generator().manual_seed(int(make_generator(seed).integers(2**31)))
     query = torch.full((len(train),), QUERY)
     with reproducible():
@@ -129,6 +134,9 @@ def pair_metrics(model: AttentionReadout, batch: PairBatch) -> dict[str, float]:
     """Held-out accuracy (both answers right, and each answer alone) and per head ``k``: the mean weight
     of the query on the first and on the second asked item, and their difference ``head{k}_preference``
     (+1: the head reads the first asked item only, -1: the second only, 0: both alike)."""
+    if not isinstance(model, AttentionReadout) or not isinstance(batch, PairBatch):
+        raise TypeError(f"pair_metrics needs an AttentionReadout and a PairBatch, got {type(model).__name__} "
+                        f"and {type(batch).__name__}")
     with torch.no_grad():
         logits, weights = model(batch.x, torch.full((len(batch),), QUERY))  # (N, 20), (N, heads, n, n)
     n_d, b = len(DIGITS), torch.arange(len(batch))

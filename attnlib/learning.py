@@ -255,6 +255,11 @@ def adam_step(params: Sequence[torch.Tensor], grads: Sequence[torch.Tensor], m: 
     running means of the gradient and of its square, updated in place. Written out rather than
     ``torch.optim.AdamW``, whose first use imports torch's compiler stack (seconds).
     Chapters "Attention that learns", "Attention we can check"."""
+    if isinstance(t, bool) or not isinstance(t, int) or t < 1:
+        raise ValueError(f"t must be the step number, an int >= 1, got {t!r}")
+    if not len(params) == len(grads) == len(m) == len(v):
+        raise ValueError(f"params, grads, m and v must have one entry per parameter, got lengths "
+                         f"{len(params)}, {len(grads)}, {len(m)}, {len(v)}")
     b1, b2 = ADAM_BETAS
     with torch.no_grad():
         for p, g, m_, v_ in zip(params, grads, m, v):
@@ -376,6 +381,10 @@ def outside_training(words: Sequence[str], query: int) -> str | None:
     with no cue word, or with cue words of two senses, or with a cue of the other ambiguous word, lies
     outside that pattern: the model still outputs probabilities, but no training sentence tested them.
     Chapter "Attention that learns" and the "ask the trained model" widget (its ES module says the same)."""
+    if isinstance(words, str) or not isinstance(words, Sequence) or not all(isinstance(w, str) for w in words):
+        raise TypeError(f"words must be a sequence of words (str), got {words!r:.60}")
+    if isinstance(query, bool) or not isinstance(query, (int, np.integer)) or not 0 <= query < len(words):
+        raise ValueError(f"query must be a position in [0, {len(words)}), got {query!r}")
     word = words[query]
     found = [(w, CUE_SENSE[w]) for w in words if w in CUE_SENSE]
     senses = sorted({s for _, s in found}, key=SENSES.index)

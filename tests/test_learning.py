@@ -171,3 +171,28 @@ def test_pair_lookup_needs_two_heads_and_two_heads_split_it() -> None:
     prefs = sorted(two[f"head{k}_preference"] for k in (1, 2))
     assert prefs[0] < -0.5 and prefs[1] > 0.5, two  # one head reads each asked item
     assert abs(one["head1_preference"]) < 0.5, one  # a single head blends the two
+
+
+def test_new_functions_reject_bad_input() -> None:
+    from attnlib import heads
+
+    with pytest.raises(TypeError, match="sequence of words"):
+        learning.outside_training("the bank", 1)
+    with pytest.raises(ValueError, match=r"position in \[0, 2\)"):
+        learning.outside_training(["the", "bank"], 5)
+    p = [torch.zeros(2)]
+    with pytest.raises(ValueError, match="step number"):
+        learning.adam_step(p, p, p, p, 0, lr=0.1, weight_decay=0.0)
+    with pytest.raises(ValueError, match="one entry per parameter"):
+        learning.adam_step(p, [], p, p, 1, lr=0.1, weight_decay=0.0)
+    with pytest.raises(ValueError, match=r"logits must be \(N, 20\)"):
+        heads.pair_loss(torch.zeros(3, 10), torch.zeros(3, 2, dtype=torch.long))
+    train, test = heads.make_pair_data(20, 10, seed=0)
+    with pytest.raises(TypeError, match="PairBatch"):
+        heads.train_pair_lookup(train, "test", n_heads=2)
+    with pytest.raises(TypeError, match="AttentionReadout"):
+        heads.pair_metrics(None, test)
+    with pytest.raises(ValueError, match="n_train"):
+        heads.make_pair_data(0, 10)
+    with pytest.raises(ValueError, match="state must be a mapping"):
+        learning.positional_scores({"pos": np.zeros((8, 16))})
