@@ -3,7 +3,8 @@
 - ``_dedupe_scripts``: drop doubled inline scripts (sphinx-thebe registers its config twice).
 - ``_default_mode``: a valid light/dark mode on a reader's first visit.
 - ``static/live_code.js`` (every page): when "Live Code" gets no kernel from mybinder.org within a
-  time limit, the page says so and points at the Binder and Colab buttons.
+  time limit, the page says so, points at the Binder and Colab buttons and gives the code cells back
+  as they were; thebe's request for require.js (once a kernel connects) goes to the site's copy.
 - ``static/math_focus.js`` (every page): display formulas focusable, so a wide one that scrolls can
   be scrolled with the keyboard (MathJax's menu, no longer loaded, used to do it).
 - ``static/theme_fixes.css`` (linked into every page): long inline code and API signatures wrap
