@@ -5,7 +5,8 @@
 // - one wider than that scrolls sideways (display formulas always could; an inline one is made to),
 //   and a region that scrolls must be reachable with the keyboard (WCAG 2.1.1; axe:
 //   scrollable-region-focusable): every display formula is focusable, as MathJax's context menu,
-//   which the site does not load (_config.yml, mathjax3_config), used to make it.
+//   which the site does not load (_config.yml, mathjax3_config), used to make it; it fades out at
+//   the edge past which more of it lies.
 // Measured again when the text column's width changes (a window resized, a phone turned sideways).
 (function () {
   "use strict";
@@ -44,8 +45,25 @@
     }
   }
 
+  // A formula that scrolls fades out at an edge past which more of it lies, so that it does not
+  // look as if it ended there (theme_fixes.css draws the fade; phones hide scroll bars).
+  function cue(box) {
+    var more = box.scrollWidth - box.clientWidth > 1 && box.dataset.attnbookWide === "1";
+    box.classList.toggle("attnbook-more-left", more && box.scrollLeft > 1);
+    box.classList.toggle("attnbook-more-right", more && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  }
+
   function fitAll() {
     document.querySelectorAll("mjx-container").forEach(fit);
+    document.querySelectorAll('mjx-container[display="true"], span.math[data-attnbook-scrolls]').forEach(function (box) {
+      var glyphs = box.querySelector("mjx-math");
+      box.dataset.attnbookWide = glyphs && glyphs.getBoundingClientRect().width > box.clientWidth + 0.5 ? "1" : "";
+      if (!box.dataset.attnbookCue) {
+        box.dataset.attnbookCue = "1";
+        box.addEventListener("scroll", function () { cue(box); }, { passive: true });
+      }
+      cue(box);
+    });
   }
 
   // Fit now, and again whenever the text column changes width (the window's size, the theme's

@@ -78,7 +78,7 @@ _FORMULAS = r"""() => [...document.querySelectorAll("mjx-container")].map((c) =>
     box: box.tagName.toLowerCase() + "." + [...box.classList].join("."), overflow: getComputedStyle(box).overflowX,
     width: box.clientWidth, content: Math.round(m.width * 10) / 10,
     cut: Math.round(Math.max(left - m.left, m.right - (left + box.clientWidth)) * 10) / 10,
-    focusable: box.tabIndex >= 0, shown: m.width > 0,
+    focusable: box.tabIndex >= 0, shown: m.width > 0, fades: getComputedStyle(box).webkitMaskImage !== "none",
     scale: parseFloat(getComputedStyle(c).fontSize) / parseFloat(getComputedStyle(c.parentElement).fontSize),
   };
 })"""
@@ -87,8 +87,9 @@ _FORMULAS = r"""() => [...document.querySelectorAll("mjx-container")].map((c) =>
 @pytest.mark.parametrize("name", MATH_PAGES)
 def test_no_formula_is_cut_off_on_a_phone(offline_page, site_url, name: str) -> None:  # noqa: ANN001
     """At 390 px every formula fits its line, drawn at least MIN_SCALE of the text's size; a display
-    formula wider than that scrolls sideways, reachable by the keyboard, and is wider than its box by
-    more than a few pixels (one that overflows by 2-20 px looks as if its last symbol were cut off)."""
+    formula wider than that scrolls sideways, reachable by the keyboard, fades out at the edge past
+    which more of it lies, and is wider than its box by more than a few pixels (one that overflows
+    by 2-20 px looks as if its last symbol were cut off)."""
     page, log = offline_page
     page.set_viewport_size(PHONE)
     _load_fitted(page, f"{site_url}/{name}")
@@ -145,6 +146,27 @@ def _no_formula_cut(page: object, name: str) -> None:
             problems.append(f"{where}: overflows by a little, would fit at {f['width'] / f['content']:.2f} of its size")
         elif not fits and not f["focusable"]:
             problems.append(f"{where}: scrolls, but the keyboard cannot reach it")
+        elif not fits and not f["fades"]:
+            problems.append(f"{where}: scrolls, but does not fade out where more of it lies")
+        elif fits and f["fades"]:
+            problems.append(f"{where}: fits, but fades out at an edge")
         if f["scale"] < MIN_SCALE - 0.01:
             problems.append(f"{where}: drawn at {f['scale']:.2f} of the text's size")
     assert problems == [], f"{name} at 390 px:\n" + "\n".join(problems)
+
+
+def test_a_wide_formula_fades_where_more_of_it_lies(offline_page, site_url) -> None:  # noqa: ANN001
+    """The widest formula of chapter 17 at 390 px: it fades out on the right, scrolled to its end
+    on the left only, in the middle on both sides."""
+    page, _ = offline_page
+    page.set_viewport_size(PHONE)
+    _load_fitted(page, f"{site_url}/book/17_learning.html")
+    sides = """(where) => {
+      const box = [...document.querySelectorAll('mjx-container[display="true"]')].sort((a, b) => b.scrollWidth - a.scrollWidth)[0];
+      box.scrollLeft = where === "end" ? box.scrollWidth : where === "middle" ? (box.scrollWidth - box.clientWidth) / 2 : 0;
+      box.dispatchEvent(new Event("scroll"));
+      return ["left", "right"].filter((side) => box.classList.contains(`attnbook-more-${side}`));
+    }"""
+    assert page.evaluate(sides, "start") == ["right"]
+    assert page.evaluate(sides, "middle") == ["left", "right"]
+    assert page.evaluate(sides, "end") == ["left"]
