@@ -148,7 +148,12 @@
   // Capture phase: armed before the button's own handler (initThebeSBT) loads thebe.
   document.addEventListener("click", function (event) {
     var target = event.target;
-    if (target && target.closest && target.closest(".btn-launch-thebe, .thebe-launch-button")) arm();
+    if (!(target && target.closest && target.closest(".btn-launch-thebe, .thebe-launch-button"))) return;
+    arm();
+    setTimeout(function () { // sphinx-thebe says "Loading thebe from CDN...": it comes from this site
+      var button = document.querySelector(".thebe-launch-button");
+      if (button && /CDN/.test(button.textContent)) button.textContent = "Loading Live Code…";
+    }, 0);
   }, true);
   // thebe reports a failed Binder request as a rejected promise as well.
   window.addEventListener("unhandledrejection", function () {

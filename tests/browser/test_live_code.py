@@ -45,6 +45,7 @@ def test_live_code_offline_says_so_and_the_sliders_keep_working(offline_page, si
     page.evaluate("() => { window.ATTNBOOK_LIVE_CODE_TIMEOUT_MS = 20000; }")  # the page's limit is 90 s
     page.click(".dropdown-launch-buttons .dropdown-toggle")
     page.click(".btn-launch-thebe")
+    assert "CDN" not in page.inner_text(".thebe-launch-button"), "the page says thebe comes from a CDN"
     message = page.wait_for_selector(".attnbook-live-code-message", timeout=40_000)
     text = message.inner_text()
     assert "Live Code could not start" in text
