@@ -3,11 +3,15 @@
 - ``_dedupe_scripts``: drop doubled inline scripts (sphinx-thebe registers its config twice).
 - ``_default_mode``: a valid light/dark mode on a reader's first visit.
 - ``static/live_code.js`` (every page): when "Live Code" gets no kernel from mybinder.org within a
-  time limit, the page says so and points at the Binder and Colab buttons.
-- ``static/math_focus.js`` (every page): display formulas focusable, so a wide one that scrolls can
-  be scrolled with the keyboard (MathJax's menu, no longer loaded, used to do it).
+  time limit, the page says so, points at the Binder and Colab buttons and gives the code cells back
+  as they were; thebe's request for require.js (once a kernel connects) goes to the site's copy.
+- ``static/math_focus.js`` (every page): a formula a little too wide for its line (a phone is 390 px)
+  is drawn up to a fifth smaller so that it fits; a wider one scrolls, fades out where more of it
+  lies, and is focusable, so that the keyboard can scroll it (MathJax's menu, no longer loaded,
+  used to make display formulas focusable).
 - ``static/theme_fixes.css`` (linked into every page): long inline code and API signatures wrap
-  inside the text column instead of widening the page on a phone (390 px).
+  inside the text column instead of widening the page on a phone (390 px); the Exercises page's
+  table becomes one block per exercise there; the fade of a formula that scrolls.
 
 The theme's template overrides live in ``_templates/`` (accessibility fixes, and the home page's
 browser title written once, not "Attention, step by step — Attention, step by step"). The

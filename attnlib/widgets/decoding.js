@@ -56,11 +56,21 @@ function render({ model, el }) {
     rows.push({ tr, ...cells });
   }
   table.append(body);
-  const chart = barChart({ labels: tokens, title: "attention weights of the newest token", color: PALETTE.blue, name: "weights-bars" });
+  const title = "attention weights of the newest token";
+  const chart = barChart({ labels: tokens, title, color: PALETTE.blue, name: "weights-bars" });
+  // One slot per token, drawn only once the token is generated (a token not in the cache has no
+  // weight, not a weight of 0): its bar, its value and its label.
+  const slots = tokens.map((_, j) => [
+    chart.el.querySelectorAll("rect")[j], chart.el.querySelector(`[data-name="weights-bars-${j}"]`),
+    chart.el.querySelectorAll(".attnw-barlab")[j],
+  ]);
+  const chartTitle = chart.el.querySelector("title");
+  root.classList.add("attnw-decoding");
   root.append(h("div", { class: "attnw-panels" }, [
-    // the table scrolls sideways on a narrow screen; the region is focusable so keyboard users can scroll it
-    h("div", { class: "attnw-panel", style: "overflow-x: auto", tabindex: "0", role: "region", "aria-label": "KV cache table" }, [table]),
-    h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "attention weights of the newest token" }), chart.el]),
+    // the whole card's width (decoding.css): the table fits without scrolling at 390 px; should a
+    // long token still widen it, the region scrolls and is focusable so keyboard users can scroll it
+    h("div", { class: "attnw-panel attnw-cache", tabindex: "0", role: "region", "aria-label": "KV cache table" }, [table]),
+    h("figure", { class: "attnw-panel" }, [h("figcaption", { text: title }), chart.el]),
   ]));
   el.append(root);
 
@@ -76,7 +86,7 @@ function render({ model, el }) {
     const w = softmax(scores, 1);
     const out = new Float64Array(V[0].length);
     for (let j = 0; j < t; j++) for (let i = 0; i < out.length; i++) out[i] += w[j] * V[j][i];
-    const full = new Float64Array(n); // tokens not generated yet are not in the cache: weight 0
+    const full = new Float64Array(n); // the chart's values; the slots of tokens not generated yet are hidden
     for (let j = 0; j < n; j++) {
       const inCache = j < t;
       rows[j].tr.hidden = !inCache;
@@ -86,6 +96,8 @@ function render({ model, el }) {
       full[j] = inCache ? w[j] : 0;
     }
     chart.update(full);
+    slots.forEach((parts, j) => parts.forEach((e) => (j < t ? e.removeAttribute("display") : e.setAttribute("display", "none"))));
+    chartTitle.textContent = `${title}: ${tokens.slice(0, t).map((tok, j) => `${tok} ${fmt(w[j], 3)}`).join(", ")}`;
     length.set(t, 0);
     numbers.set(2 * t * K[0].length, 0);
     output.textContent = `[${Array.from(out, (x) => fmt(x, 3)).join(", ")}]`;

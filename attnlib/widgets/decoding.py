@@ -21,7 +21,7 @@ import traitlets
 from ..attention import scaled_dot_product_attention
 from ..decoding import KVCache
 from . import _math
-from .sliders import _es_module, _Slider
+from .sliders import _HERE, _es_module, _Slider
 
 DEFAULT_TOKENS = ("<s>", "the", "cat", "sat", "on", "the", "mat")
 D_K = 2  # narrow vectors, so the cache table fits a phone screen
@@ -73,6 +73,7 @@ class DecodingStepper(_Slider):
     """
 
     _esm = _es_module("decoding.js")
+    _css = _Slider._css + "\n" + (_HERE / "decoding.css").read_text(encoding="utf-8")
     step = traitlets.Int(1).tag(sync=True)
     tokens = traitlets.List(traitlets.Unicode()).tag(sync=True)
     query_vectors = traitlets.List(traitlets.List(traitlets.Float())).tag(sync=True)

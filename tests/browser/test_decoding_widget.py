@@ -5,6 +5,8 @@ for it in test_widgets.py."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from attnlib.widgets.decoding import decoding_numbers
@@ -71,3 +73,73 @@ def test_card_fits_a_phone_screen(live_page, name: str) -> None:  # noqa: ANN001
     width = page.evaluate(f"() => [{w.root}.scrollWidth, {w.root}.clientWidth, document.documentElement.clientWidth]")
     assert width[0] <= width[1] + 1, f"the card overflows its own width at 390 px: {width}"
     assert width[1] <= width[2], f"the card is wider than the 390 px screen: {width}"
+
+
+# Where each shown weight cell lies against the box that holds the table (which scrolls sideways
+# only if the table is wider than it) and the screen: the weights must be in sight without scrolling.
+_WEIGHTS_IN_SIGHT = """(root) => {
+  const table = root.querySelector('[data-name="cache"]');
+  const box = table.parentElement;
+  const b = box.getBoundingClientRect();
+  const cells = [...table.querySelectorAll('td[data-name^="weight-"]')].filter((td) => !td.closest("tr").hidden);
+  return {
+    box: [box.scrollWidth, box.clientWidth], screen: document.documentElement.clientWidth,
+    cells: cells.map((td) => { const r = td.getBoundingClientRect(); return [td.dataset.name, td.textContent, r.left, r.right]; }),
+    boxLeft: b.left, boxRight: b.left + box.clientWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_weights_column_in_sight_without_scrolling(stepper, width: int) -> None:  # noqa: ANN001
+    """Every step: the cache table fits its box (no sideways scroll bar), and every weight cell shows
+    its number inside that box and on the screen, at a laptop's and at a phone's width."""
+    page, log, w = stepper
+    page.set_viewport_size({"width": width, "height": 900})
+    page.evaluate(f"() => {w.root}.scrollIntoView()")
+    for step in range(1, len(w.state["tokens"]) + 1):
+        w.set_range("step", step)
+        seen = page.evaluate(f"() => ({_WEIGHTS_IN_SIGHT})({w.root})")
+        assert seen["box"][0] <= seen["box"][1], f"the cache table scrolls sideways at {width} px, step {step}: {seen}"
+        assert len(seen["cells"]) == step, seen
+        for name, text, left, right in seen["cells"]:
+            assert text.strip(), f"{name} is empty at step {step}"
+            assert seen["boxLeft"] - 0.5 <= left and right <= seen["boxRight"] + 0.5, (
+                f"{name} reaches past the table's box at {width} px, step {step}: {seen}")
+            assert right <= seen["screen"], f"{name} is off the {width} px screen at step {step}: {seen}"
+    assert log.console_errors == [] and log.page_errors == []
+
+
+# What the bar chart draws: per token, whether its bar, its value and its label are rendered, and the
+# chart's accessible title.
+_BARS_SHOWN = """(root) => {
+  const svg = root.querySelector('svg[data-name="weights-bars"]');
+  const drawn = (e) => Boolean(e) && e.getClientRects().length > 0 && getComputedStyle(e).display !== "none"
+    && getComputedStyle(e).visibility !== "hidden";
+  const rects = [...svg.querySelectorAll("rect")];
+  const labels = [...svg.querySelectorAll(".attnw-barlab")];
+  return {
+    title: svg.querySelector("title").textContent,
+    shown: rects.map((r, i) => [drawn(r) && Number(r.getAttribute("height")) >= 0,
+      drawn(svg.querySelector(`[data-name="weights-bars-${i}"]`)), drawn(labels[i])]),
+  };
+}"""
+
+
+def test_bar_chart_shows_only_the_tokens_generated_so_far(stepper) -> None:  # noqa: ANN001
+    """At step t the chart has t bars, values and labels (the tokens in the cache), none for the
+    tokens not generated yet, and its title names only those t tokens."""
+    page, log, w = stepper
+    tokens = w.state["tokens"]
+    for step in [*range(1, len(tokens) + 1), 2]:
+        w.set_range("step", step)
+        exp = decoding_numbers(w.state["query_vectors"], w.state["key_vectors"], w.state["value_vectors"], step)
+        seen = page.evaluate(f"() => ({_BARS_SHOWN})({w.root})")
+        assert len(seen["shown"]) == len(tokens), seen
+        for j, parts in enumerate(seen["shown"]):
+            assert parts == [j < step] * 3, f"token {j} ({tokens[j]!r}) at step {step}: bar, value, label drawn = {parts}"
+        shown_values = [wd.number(v) for v in re.findall(r"-?\d+\.\d+", seen["title"])]
+        assert len(shown_values) == step, f"the chart's title at step {step} names {seen['title']!r}"
+        for value, weight in zip(shown_values, exp["weights"], strict=True):
+            assert abs(value - weight) <= TOL, seen["title"]
+    assert log.console_errors == [] and log.page_errors == []

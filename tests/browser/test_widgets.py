@@ -188,8 +188,9 @@ def _check_geometric(w: wd.Widget) -> None:
 
 
 def _check_decoding(w: wd.Widget) -> None:
-    """Every step: the cache has ``step`` rows and the newest query's scores, weights and output are
-    what ``decoding_numbers`` computes with attnlib's KVCache."""
+    """Every step: the cache has ``step`` rows and the newest query's scores, weights (in the table
+    and on the bars) and output are what ``decoding_numbers`` computes with attnlib's KVCache. (The
+    bars of tokens not generated yet are not drawn: test_decoding_widget.py.)"""
     n = len(w.state["tokens"])
     for step in [*range(1, n + 1), 2]:
         w.set_range("step", step)
@@ -202,7 +203,7 @@ def _check_decoding(w: wd.Widget) -> None:
             if j < step:
                 _close(t[f"score-{j}"], exp["scores"][j], f"score {j} at step {step}")
                 _close(t[f"weight-{j}"], exp["weights"][j], f"weight {j} at step {step}")
-            _close(t[f"weights-bars-{j}"], exp["weights"][j] if j < step else 0.0, f"bar {j} at step {step}")
+                _close(t[f"weights-bars-{j}"], exp["weights"][j], f"bar {j} at step {step}")
         for shown, value in zip(wd.numbers(t["output"]), exp["output"], strict=True):
             assert abs(shown - value) <= TOL, f"output at step {step}: page {t['output']!r}, attnlib {exp['output']}"
         _no_bad_numbers(w)
