@@ -248,6 +248,11 @@ def validate_qkv(
     for name, x in (("q", q), ("k", k), ("v", v)):
         check_min_ndim(x, name)
         check_floating(x, name)
+    if backend == "torch" and not q.dtype == k.dtype == v.dtype:
+        raise TypeError(
+            f"q, k and v must have the same dtype, got q {q.dtype}, k {k.dtype}, v {v.dtype} "
+            f"(as torch does, attnlib does not promote silently: convert with .to(dtype))"
+        )
     if q.shape[-1] != k.shape[-1]:
         raise ValueError(
             f"q and k must share d_k (last dimension): q has shape {tuple(q.shape)}, "
@@ -259,8 +264,8 @@ def validate_qkv(
             f"k has shape {tuple(k.shape)}, v has shape {tuple(v.shape)}"
         )
     for name, x in (("q", q), ("k", k), ("v", v)):
-        if x.shape[-2] == 0 or x.shape[-1] == 0:
-            raise ValueError(f"{name} is empty: shape {tuple(x.shape)} (sequence and feature sizes must be > 0)")
+        if x.shape[-1] == 0:
+            raise ValueError(f"{name} has no features: shape {tuple(x.shape)} (d_k and d_v must be > 0)")
     lead = [tuple(x.shape[:-2]) for x in (q, k, v)]
     if check_bool(enable_gqa, "enable_gqa"):
         lead = _gqa_lead(q, k, v)
@@ -317,3 +322,79 @@ def check_causal(is_causal: Any, causal_alignment: Any) -> Alignment | None:
     if alignment != "top_left":
         raise ValueError(f"causal_alignment={alignment!r} has no effect without is_causal=True")
     return None
+
+
+def mha_inputs(query: Any, key: Any, value: Any, *, widths: tuple[int, int, int], batch_first: bool,
+               dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, bool]:
+    """``MultiHeadAttention``'s query, key and value checked and put in the ``(batch, n, width)``
+    layout; returns them and whether they were unbatched ``(n, width)``. ``key`` defaults to
+    ``query`` and ``value`` to ``key``."""
+    key = query if key is None else key
+    value = key if value is None else value
+    layout = "batch, n" if batch_first else "n, batch"
+    ndims = set()
+    for name, x, width in (("query", query, widths[0]), ("key", key, widths[1]), ("value", value, widths[2])):
+        if not isinstance(x, torch.Tensor):
+            raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
+        if x.ndim not in (2, 3) or x.shape[-1] != width:
+            raise ValueError(f"{name} must have shape ({layout}, {width}) or unbatched (n, {width}), got {tuple(x.shape)}")
+        if x.dtype != dtype:
+            raise TypeError(f"{name} is {x.dtype} but the module's weights are {dtype}: convert with .to({dtype})")
+        check_finite(x, name)
+        ndims.add(x.ndim)
+    if len(ndims) > 1:
+        raise ValueError(f"query, key and value must all be batched or all unbatched, got query "
+                         f"{tuple(query.shape)}, key {tuple(key.shape)}, value {tuple(value.shape)}")
+    unbatched = ndims == {2}
+    if unbatched:
+        query, key, value = (x[None] for x in (query, key, value))  # (1, n, width)
+    elif not batch_first:
+        query, key, value = (x.transpose(0, 1) for x in (query, key, value))  # (batch, n, width)
+    if key.shape[:2] != value.shape[:2] or key.shape[0] != query.shape[0]:
+        raise ValueError(f"query, key and value must share the batch size and key/value their length: "
+                         f"got query {tuple(query.shape)}, key {tuple(key.shape)}, value {tuple(value.shape)} "
+                         f"(batch_first={batch_first})")
+    return query, key, value, unbatched
+
+
+def mha_mask(mask: Any, key_mask: Any, *, batch: int, heads: int, n_q: int, n_k: int,
+             unbatched: bool = False) -> torch.Tensor | None:
+    """``MultiHeadAttention``'s ``mask`` and ``key_mask`` checked and combined into the one layout
+    ``(batch|1, heads|1, n_q|1, n_k)``: boolean (True = may attend) or floating (added to the scores)."""
+    if mask is not None:
+        if not isinstance(mask, torch.Tensor):
+            raise TypeError(f"mask must be a torch.Tensor, got {type(mask).__name__}")
+        mask = as_attention_mask(mask, "torch", mask.device)
+        if mask.ndim == 2:
+            mask = mask[None, None]  # (1, 1, n_q, n_k)
+        elif mask.ndim != 4:
+            raise ValueError(
+                f"mask of MultiHeadAttention must be (n_q, n_k) or (batch, heads, n_q, n_k) with size-1 "
+                f"axes to broadcast, got shape {tuple(mask.shape)}; a {mask.ndim}-d mask is ambiguous. "
+                f"For padding pass key_mask=(batch, n_k); for one mask per sequence use mask[:, None]"
+            )
+        if mask.shape[0] not in (1, batch) or mask.shape[1] not in (1, heads) or mask.shape[2] not in (1, n_q) \
+                or mask.shape[3] != n_k:
+            raise ValueError(
+                f"mask of shape {tuple(mask.shape)} does not fit (batch|1, heads|1, n_q|1, n_k) = "
+                f"({batch}|1, {heads}|1, {n_q}|1, {n_k})"
+            )
+    if key_mask is None:
+        return mask
+    if not isinstance(key_mask, torch.Tensor) or not (key_mask.dtype == torch.bool or key_mask.is_floating_point()):
+        got = key_mask.dtype if isinstance(key_mask, torch.Tensor) else type(key_mask).__name__
+        raise TypeError(f"key_mask must be a boolean (True = real key) or floating (additive) torch.Tensor, got {got}")
+    key_mask = as_attention_mask(key_mask, "torch", key_mask.device)
+    if unbatched and key_mask.ndim == 1:
+        key_mask = key_mask[None]  # (1, n_k)
+    if key_mask.ndim == 3 and key_mask.shape[1] == 1:
+        key_mask = key_mask[:, 0]  # padding_mask's (batch, 1, n_k)
+    if tuple(key_mask.shape) != (batch, n_k):
+        raise ValueError(f"key_mask must have shape (batch, n_k) = ({batch}, {n_k}), got {tuple(key_mask.shape)}")
+    keys = key_mask[:, None, None, :]  # (batch, 1, 1, n_k)
+    if mask is None:
+        return keys
+    if keys.dtype == torch.bool:
+        return mask & keys if mask.dtype == torch.bool else mask.masked_fill(~keys, float("-inf"))
+    bias = mask.to(keys.dtype).masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else mask
+    return bias + keys  # (batch, heads|1, n_q|1, n_k), additive

@@ -12,9 +12,9 @@ import numpy as np
 import torch
 
 from ._checks import Alignment, check_causal, check_dropout, validate_qkv
-from .attention_np import _attention_numpy
-from .masks import causal_mask
-from .softmax import ArrayT, softmax
+from .attention_np import attention_numpy
+from .masks import causal_allowed
+from .softmax import ArrayT, softmax_unchecked
 
 
 def scaled_dot_product_attention(
@@ -47,8 +47,12 @@ def scaled_dot_product_attention(
       head ``i`` uses key/value head ``i // (h_q / h_kv)`` (grouped-query; one kv head = multi-query).
     * **Fully masked rows:** a query with no allowed key attends to nothing. Its weights are all
       exactly 0 and its output row is exactly 0 — never NaN, never a uniform average.
-    * NaN or Inf in q, k or v raises ``ValueError``; so do bad shapes, empty sequences and
-      non-floating dtypes. Inputs that are not tensors/arrays raise ``TypeError``.
+    * **Empty sequences** (``n_q = 0`` or ``n_k = 0``) give empty or all-zero results, as in torch.
+    * NaN or Inf in q, k or v raises ``ValueError``; so do bad shapes and non-floating dtypes.
+      Inputs that are not tensors/arrays raise ``TypeError``, and so do torch inputs of different
+      dtypes (torch refuses them too; nothing is promoted silently).
+    * ``q`` is multiplied by ``scale`` before ``q kᵀ``, as torch does, so products that would
+      overflow before scaling (``q = k = 1e19`` in float32) still give a finite answer.
 
     **Deliberate differences from torch:** fully masked rows give 0 where torch gives NaN;
     ``is_causal`` may be combined with ``mask`` (a key must pass both; torch refuses the pair);
@@ -62,10 +66,10 @@ def scaled_dot_product_attention(
     causal = check_causal(is_causal, causal_alignment)
     p = check_dropout(dropout_p, generator, backend)
     if backend == "numpy":
-        return _attention_numpy(q, k, v, mask=mask, causal=causal, scale=s, dropout_p=p, generator=generator,
-                                enable_gqa=enable_gqa)
+        return attention_numpy(q, k, v, mask=mask, causal=causal, scale=s, dropout_p=p, generator=generator,
+                               enable_gqa=enable_gqa)
     q, k, v = expand_kv_heads(q, k, v) if enable_gqa else (q, k, v)
-    return _attention_torch(q, k, v, mask=mask, causal=causal, scale=s, dropout_p=p, generator=generator)
+    return attention_torch(q, k, v, mask=mask, causal=causal, scale=s, dropout_p=p, generator=generator)
 
 
 def expand_kv_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -80,25 +84,34 @@ def expand_kv_heads(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> tuple[
     return q, k, v
 
 
-def _attention_torch(
+def attention_torch(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, mask: torch.Tensor | None, causal: Alignment | None,
-    scale: float, dropout_p: float, generator: torch.Generator | None,
+    scale: float, dropout_p: float = 0.0, generator: torch.Generator | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    out_dtype = torch.promote_types(torch.promote_types(q.dtype, k.dtype), v.dtype)
+    """The arithmetic of ``scaled_dot_product_attention`` for torch tensors, without its checks.
+
+    For callers that validated their inputs where they entered (``scaled_dot_product_attention``,
+    ``MultiHeadAttention``, the decoding step): q, k, v of one floating dtype and matching shapes,
+    ``mask`` boolean or additive or ``None``, ``causal`` ``None``, ``"top_left"`` or
+    ``"bottom_right"``. Returns ``(output, weights)``.
+    """
+    out_dtype = q.dtype
     work = torch.float32 if out_dtype in (torch.float16, torch.bfloat16) else out_dtype
     q, k, v = q.to(work), k.to(work), v.to(work)
-    scores = q @ k.transpose(-2, -1)  # (..., n_q, n_k)
-    scores.mul_(scale)  # in place: the same numbers as scores * scale, without a second n_q × n_k matrix
+    scores = (q * scale) @ k.transpose(-2, -1)  # (..., n_q, n_k); scaled first: q kᵀ alone may overflow
     if mask is not None and mask.dtype != torch.bool:
         scores.add_(mask.to(work))  # an additive bias; -inf entries exclude keys
     elif mask is not None:
         scores.masked_fill_(~mask, float("-inf"))  # excluded keys get weight exactly 0
     if causal is not None:
-        allowed = causal_mask(q.shape[-2], k.shape[-2], alignment=causal, device=q.device)  # (n_q, n_k)
+        allowed = causal_allowed(q.shape[-2], k.shape[-2], causal, device=q.device)  # (n_q, n_k)
         scores.masked_fill_(~allowed, float("-inf"))
-    weights = softmax(scores, dim=-1)  # (..., n_q, n_k); an all -inf row gives zeros
+    if scores.shape[-1] == 0:  # no keys at all: every query attends to nothing
+        weights = scores  # (..., n_q, 0)
+    else:
+        weights = softmax_unchecked(scores, dim=-1)  # (..., n_q, n_k); an all -inf row gives zeros
     if dropout_p > 0:
         keep = torch.rand(weights.shape, generator=generator, dtype=work).to(weights.device) >= dropout_p
         weights = weights * keep / (1.0 - dropout_p)  # (..., n_q, n_k)
-    output = weights @ v  # (..., n_q, d_v)
+    output = weights @ v  # (..., n_q, d_v); all zeros when n_k == 0
     return output.to(out_dtype), weights.to(out_dtype)

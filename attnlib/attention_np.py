@@ -10,8 +10,8 @@ from typing import Literal
 import numpy as np
 
 from ._checks import Alignment, check_causal, check_dropout, validate_qkv
-from .masks import causal_mask
-from .softmax import softmax
+from .masks import causal_allowed
+from .softmax import softmax_unchecked
 
 
 def scaled_dot_product_attention_np(
@@ -26,14 +26,15 @@ def scaled_dot_product_attention_np(
     _, s, mask = validate_qkv(q, k, v, mask=mask, scale=scale, enable_gqa=enable_gqa)
     causal = check_causal(is_causal, causal_alignment)
     p = check_dropout(dropout_p, generator, "numpy")
-    return _attention_numpy(q, k, v, mask=mask, causal=causal, scale=s, dropout_p=p, generator=generator,
-                            enable_gqa=enable_gqa)
+    return attention_numpy(q, k, v, mask=mask, causal=causal, scale=s, dropout_p=p, generator=generator,
+                           enable_gqa=enable_gqa)
 
 
-def _attention_numpy(
+def attention_numpy(
     q: np.ndarray, k: np.ndarray, v: np.ndarray, *, mask: np.ndarray | None, causal: Alignment | None,
     scale: float, dropout_p: float = 0.0, generator: np.random.Generator | None = None, enable_gqa: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
+    """The arithmetic of the twin in float64, without its checks (for inputs already validated)."""
     q, k, v = (np.asarray(x, dtype=np.float64) for x in (q, k, v))
     if enable_gqa:  # validate_qkv checked that k's and v's heads divide q's
         groups = q.shape[-3] // k.shape[-3]
@@ -44,9 +45,10 @@ def _attention_numpy(
     elif mask is not None:
         scores = np.where(mask, scores, -np.inf)  # excluded keys get weight exactly 0
     if causal is not None:
-        allowed = causal_mask(q.shape[-2], k.shape[-2], alignment=causal).numpy()  # (n_q, n_k)
+        allowed = causal_allowed(q.shape[-2], k.shape[-2], causal).numpy()  # (n_q, n_k)
         scores = np.where(allowed, scores, -np.inf)
-    weights = softmax(scores, dim=-1)  # (..., n_q, n_k); an all -inf row gives zeros
+    # (..., n_q, n_k); an all -inf row gives zeros, and so does a query with no keys at all (n_k = 0)
+    weights = scores if scores.shape[-1] == 0 else softmax_unchecked(scores, dim=-1)
     if dropout_p > 0:
         keep = generator.random(weights.shape) >= dropout_p
         weights = weights * keep / (1.0 - dropout_p)  # (..., n_q, n_k)

@@ -84,7 +84,10 @@ def chunked_attention(
       this function exists to avoid storing; the output never needs them, only the running
       max and sum. Use ``scaled_dot_product_attention`` when you want to look at the weights.
       There is no ``dropout_p``: dropout acts on the weights, which are never formed here.
-    * **Fully masked rows** give an output row of exact zeros, as in ``scaled_dot_product_attention``.
+    * **Fully masked rows** give an output row of exact zeros, as in ``scaled_dot_product_attention``;
+      a row masked with the large finite ``torch.finfo(dtype).min`` gets torch's uniform average.
+    * A floating ``mask`` that requires grad (a learned bias) gets its gradient, as in torch.
+    * Empty sequences (``n_q = 0`` or ``n_k = 0``) give an empty or all-zero output, as in torch.
     * Torch tensors only (a NumPy array raises ``TypeError``); float16/bfloat16 are computed in
       float32 and cast back. Scores that overflow to NaN/+inf raise ``ValueError``.
 
@@ -103,18 +106,19 @@ def chunked_attention(
             "convert with torch.from_numpy or use scaled_dot_product_attention"
         )
     q, k, v = expand_kv_heads(q, k, v) if enable_gqa else (q, k, v)
-    out_dtype = torch.promote_types(torch.promote_types(q.dtype, k.dtype), v.dtype)
+    out_dtype = q.dtype  # validate_qkv checked that q, k and v share it
     work = torch.float32 if out_dtype in (torch.float16, torch.bfloat16) else out_dtype
     q, k, v = q.to(work), k.to(work), v.to(work)
     if mask is not None:
         mask = mask.reshape((1,) * (2 - mask.ndim) + tuple(mask.shape))  # 0-d and 1-d masks become (1, n_k) or (1, 1)
-        mask = mask if mask.dtype == torch.bool else mask.to(work)
+        mask = mask if mask.dtype == torch.bool else _base2(mask.to(work))
     lead = torch.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
     n_q, n_k, d_v = q.shape[-2], k.shape[-2], v.shape[-1]
     # all batch·heads in one axis: a tile is then one batched matmul (a copy only where an input broadcasts)
-    q, k, v = (x.expand(*lead, *x.shape[-2:]).reshape(-1, *x.shape[-2:]) for x in (q, k, v))  # (bh, n, d)
+    bh = math.prod(lead)
+    q, k, v = (x.expand(*lead, *x.shape[-2:]).reshape(bh, *x.shape[-2:]) for x in (q, k, v))  # (bh, n, d)
     offset = None if alignment is None else (0 if alignment == "top_left" else n_k - n_q)
-    grad = torch.is_grad_enabled() and any(x.requires_grad for x in (q, k, v))
+    grad = torch.is_grad_enabled() and any(x is not None and x.requires_grad for x in (q, k, v, mask))
     # torch.bmm(..., out=) does not support autograd: with it, each tile is a new tensor
     buffer = None if grad else q.new_empty(q.shape[0], min(bq, n_q), min(bk, n_k))  # (bh, bq, bk)
     job = _Job(q=q, k=k, v=v, mask=mask, causal_offset=offset, scale=s, lead=lead, bq=bq, bk=bk, buffer=buffer)
@@ -122,6 +126,15 @@ def chunked_attention(
     for i0 in range(0, n_q, bq):
         out[:, i0:i1, :] = _query_block(job, i0, i1 := min(i0 + bq, n_q))
     return out.reshape(*lead, n_q, d_v).to(out_dtype)  # (..., n_q, d_v)
+
+
+def _base2(mask: torch.Tensor) -> torch.Tensor:
+    """An additive mask in the scores' base-2 units: ``mask · log₂ e``, where ``-inf`` stays ``-inf``
+    and a large finite value stays finite. ``torch.finfo(dtype).min`` (how Hugging Face masks) times
+    log₂ e would overflow to ``-inf`` and turn torch's uniform row into a row of zeros."""
+    lowest = torch.finfo(mask.dtype).min
+    scaled = (mask * LOG2E).clamp_min(lowest)  # (..., n_q|1, n_k|1)
+    return torch.where(mask == float("-inf"), mask, scaled)
 
 
 def _check_block_size(block_size: object) -> tuple[int, int]:
@@ -240,7 +253,7 @@ def _apply_masks(scores: torch.Tensor, job: _Job, i0: int, i1: int, j0: int, j1:
         if tile.dtype == torch.bool:
             scores.masked_fill_(tile.logical_not(), float("-inf"))
         else:
-            scores.add_(tile, alpha=LOG2E)  # the additive mask in the scores' base-2 units
+            scores.add_(tile)  # the additive mask, already in the scores' base-2 units (_base2)
     offset = job.causal_offset
     if offset is not None and j1 - 1 > i0 + offset:  # some key of this tile is later than some query
         qi = torch.arange(i0, i1, device=scores.device)[:, None]  # (bq, 1)

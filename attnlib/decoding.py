@@ -14,51 +14,80 @@ from __future__ import annotations
 import torch
 
 from ._checks import check_finite, check_positive_int
-from .attention import _attention_torch
+from .attention import attention_torch
 from .modules import MultiHeadAttention
 
 
 class KVCache:
     """Keys and values of the tokens seen so far, ``(batch, heads, length, d_k)`` and ``(..., d_v)``.
 
-    Storage for ``capacity`` positions is allocated once, so an append writes in place (no copy of
-    the cache per token). ``append(k_new, v_new)`` takes ``(batch, heads, t, d)`` tensors and returns
-    views of the whole cache so far. ``heads`` may be fewer than the query heads (grouped-query or
-    multi-query attention; pass ``enable_gqa=True`` to the attention).
-    Used in: "Decoding: cross-attention and the KV cache".
+    Storage for ``capacity`` positions is allocated up front, so an append writes in place (no copy
+    of the cache per token); when it is full it doubles, so the cache grows past its first capacity.
+    ``append(k_new, v_new)`` takes ``(batch, heads, t, d)`` tensors of the cache's ``dtype`` (a
+    float64 model needs ``dtype=torch.float64``: another dtype is refused, never rounded) and
+    returns views of the whole cache so far. Under autograd (new keys that require grad) the cache
+    is grown by concatenation instead of in place, so a loss can be backpropagated through it.
+    ``heads`` may be fewer than the query heads (grouped-query or multi-query attention; pass
+    ``enable_gqa=True`` to the attention). Used in: "Decoding: cross-attention and the KV cache".
     """
 
-    def __init__(self, batch: int, heads: int, d_k: int, d_v: int | None = None, *, capacity: int,
+    def __init__(self, batch: int, heads: int, d_k: int, d_v: int | None = None, *, capacity: int = 16,
                  dtype: torch.dtype = torch.float32) -> None:
         batch, heads, d_k = (check_positive_int(x, name) for x, name in ((batch, "batch"), (heads, "heads"), (d_k, "d_k")))
         d_v = d_k if d_v is None else check_positive_int(d_v, "d_v")
-        self.capacity = check_positive_int(capacity, "capacity")
+        capacity = check_positive_int(capacity, "capacity")
         if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
             raise TypeError(f"dtype must be a floating torch.dtype, got {dtype!r}")
-        self._k = torch.empty(batch, heads, self.capacity, d_k, dtype=dtype)  # (batch, heads, capacity, d_k)
-        self._v = torch.empty(batch, heads, self.capacity, d_v, dtype=dtype)  # (batch, heads, capacity, d_v)
+        self._k = torch.empty(batch, heads, capacity, d_k, dtype=dtype)  # (batch, heads, capacity, d_k)
+        self._v = torch.empty(batch, heads, capacity, d_v, dtype=dtype)  # (batch, heads, capacity, d_v)
         self.length = 0
+
+    @property
+    def capacity(self) -> int:
+        """Positions the storage holds now (it doubles when an append needs more)."""
+        return self._k.shape[2]
+
+    @property
+    def dtype(self) -> torch.dtype:
+        return self._k.dtype
 
     def append(self, k_new: torch.Tensor, v_new: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Write ``t`` new positions; return ``(k, v)`` of all ``length`` positions so far (views)."""
+        self._check_new(k_new, v_new)
+        end = self.length + k_new.shape[2]
+        if torch.is_grad_enabled() and (k_new.requires_grad or v_new.requires_grad or self._k.requires_grad):
+            self._k = torch.cat((self.keys, k_new), dim=2)  # (batch, heads, end, d_k); no in-place write
+            self._v = torch.cat((self.values, v_new), dim=2)  # (batch, heads, end, d_v)
+        else:
+            if end > self.capacity:
+                self._grow(max(end, 2 * self.capacity))
+            self._k[:, :, self.length:end] = k_new
+            self._v[:, :, self.length:end] = v_new
+        self.length = end
+        return self.keys, self.values
+
+    def _check_new(self, k_new: torch.Tensor, v_new: torch.Tensor) -> None:
         for name, x, store in (("k_new", k_new, self._k), ("v_new", v_new, self._v)):
             if not isinstance(x, torch.Tensor):
                 raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
             b, h, _, d = store.shape
             if x.ndim != 4 or (x.shape[0], x.shape[1], x.shape[3]) != (b, h, d) or x.shape[2] == 0:
                 raise ValueError(f"{name} must have shape ({b}, {h}, t, {d}) with t > 0, got {tuple(x.shape)}")
+            if x.dtype != store.dtype:
+                raise TypeError(f"{name} is {x.dtype} but the cache holds {store.dtype}: make the cache with "
+                                f"KVCache(..., dtype={x.dtype}) (a cache never rounds what it stores)")
             check_finite(x, name)  # checked once, here: every later step can trust the cache
-        t = k_new.shape[2]
-        if v_new.shape[2] != t:
+        if v_new.shape[2] != k_new.shape[2]:
             raise ValueError(f"k_new and v_new must add the same number of positions, got {tuple(k_new.shape)} "
                              f"and {tuple(v_new.shape)}")
-        if self.length + t > self.capacity:
-            raise ValueError(f"the cache holds {self.capacity} positions; {self.length} are used and "
-                             f"{t} more were appended")
-        self._k[:, :, self.length:self.length + t] = k_new
-        self._v[:, :, self.length:self.length + t] = v_new
-        self.length += t
-        return self.keys, self.values
+
+    def _grow(self, capacity: int) -> None:
+        """Move the cache into storage for ``capacity`` positions (one copy per doubling)."""
+        for name in ("_k", "_v"):
+            old = getattr(self, name)
+            new = old.new_empty(*old.shape[:2], capacity, old.shape[3])  # (batch, heads, capacity, d)
+            new[:, :, :self.length] = old[:, :, :self.length]
+            setattr(self, name, new)
 
     @property
     def keys(self) -> torch.Tensor:
@@ -106,50 +135,80 @@ def decode_step_flops(t: int, d_model: int, *, layers: int = 1, cached: bool = T
     return layers * (8 * n_q * d * d + 4 * n_q * t * d)
 
 
-def mha_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache) -> tuple[torch.Tensor, torch.Tensor]:
+def mha_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache, *,
+             key_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """Run ``mha`` (self-attention, causal) on the new tokens ``x_new`` ``(batch, t, d_in)`` using ``cache``.
 
     Projects only the new tokens, appends their keys and values to ``cache``, and attends with the
     bottom-right causal rule, so new token ``i`` sees every cached token and the new tokens up to
-    itself. Returns ``(output (batch, t, d_out), weights (batch, h, t, length))``; equal to the last
-    ``t`` rows of ``mha(all tokens, is_causal=True)``. Used in: "Decoding".
+    itself. ``key_mask`` ``(batch, length)`` covers every position after the append, boolean (True =
+    a real token) or floating (added to the scores): padding of prompts of different lengths. Returns
+    ``(output (batch, t, d_out), weights (batch, h, t, length))``. Used in: "Decoding".
     """
-    if not isinstance(mha, MultiHeadAttention):
-        raise TypeError(f"mha must be an attnlib.MultiHeadAttention, got {type(mha).__name__}")
-    if not mha.batch_first:
-        raise ValueError("mha_step works with batch_first=True modules only")
-    if not isinstance(x_new, torch.Tensor) or x_new.ndim != 3 or x_new.shape[-1] != mha.d_in:
-        got = tuple(x_new.shape) if isinstance(x_new, torch.Tensor) else type(x_new).__name__
-        raise ValueError(f"x_new must have shape (batch, t, {mha.d_in}), got {got}")
-    check_finite(x_new, "x_new")
+    _check_step(mha, x_new, cache)
     b, t, _ = x_new.shape
     q = mha._split(mha.W_q(x_new))  # (batch, h, t, d_k)
     k, v = cache.append(mha._split(mha.W_k(x_new)), mha._split(mha.W_v(x_new)))  # (batch, h, length, d_k)
+    mask = None if key_mask is None else _key_mask(key_mask, b, cache.length)[:, None, None, :]  # (batch, 1, 1, length)
     # the cache's entries were checked when they were appended: attend without scanning all of them
     # again (validate_qkv would re-read the whole cache, n·d numbers, at every token)
-    heads, weights = _attention_torch(q, k, v, mask=None, causal="bottom_right", scale=mha.d_k ** -0.5,
-                                      dropout_p=0.0, generator=None)
+    heads, weights = attention_torch(q, k, v, mask=mask, causal="bottom_right", scale=mha.d_k ** -0.5)
     concat = heads.transpose(1, 2).reshape(b, t, mha.d_out)  # (batch, t, d_out)
     return mha.W_o(concat), weights
 
 
-def generate_cached(mha: MultiHeadAttention, x: torch.Tensor, *, prompt: int = 1) -> torch.Tensor:
+def _check_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache) -> None:
+    """The module, the new tokens and the cache of one ``mha_step`` fit together, or a clear error."""
+    if not isinstance(mha, MultiHeadAttention):
+        raise TypeError(f"mha must be an attnlib.MultiHeadAttention, got {type(mha).__name__}")
+    if not mha.batch_first:
+        raise ValueError("mha_step works with batch_first=True modules only")
+    if mha.kdim != mha.d_in or mha.vdim != mha.d_in:
+        raise ValueError(f"mha_step is self-attention (keys and values come from the new tokens): it needs "
+                         f"kdim == vdim == d_in, got d_in={mha.d_in}, kdim={mha.kdim}, vdim={mha.vdim}")
+    if not isinstance(x_new, torch.Tensor) or x_new.ndim != 3 or x_new.shape[-1] != mha.d_in:
+        got = tuple(x_new.shape) if isinstance(x_new, torch.Tensor) else type(x_new).__name__
+        raise ValueError(f"x_new must have shape (batch, t, {mha.d_in}), got {got}")
+    if x_new.dtype != mha.W_q.weight.dtype:
+        raise TypeError(f"x_new is {x_new.dtype} but the module's weights are {mha.W_q.weight.dtype}")
+    if cache.dtype != x_new.dtype:
+        raise TypeError(f"the cache holds {cache.dtype} but the model computes in {x_new.dtype}: "
+                        f"make it with KVCache(..., dtype={x_new.dtype})")
+    check_finite(x_new, "x_new")
+
+
+def _key_mask(key_mask: torch.Tensor, batch: int, length: int) -> torch.Tensor:
+    """``key_mask`` checked: ``(batch, length)``, boolean (True = real) or floating (additive)."""
+    if not isinstance(key_mask, torch.Tensor) or not (key_mask.dtype == torch.bool or key_mask.is_floating_point()):
+        got = key_mask.dtype if isinstance(key_mask, torch.Tensor) else type(key_mask).__name__
+        raise TypeError(f"key_mask must be a boolean (True = real token) or floating torch.Tensor, got {got}")
+    if tuple(key_mask.shape) != (batch, length):
+        raise ValueError(f"key_mask must cover every position so far, (batch, length) = ({batch}, {length}), "
+                         f"got {tuple(key_mask.shape)}")
+    return key_mask
+
+
+def generate_cached(mha: MultiHeadAttention, x: torch.Tensor, *, prompt: int = 1,
+                    key_mask: torch.Tensor | None = None) -> torch.Tensor:
     """Outputs at every position of ``x`` ``(batch, n, d_in)``: the first ``prompt`` tokens in one
     step (the prefill), then one token per step through a ``KVCache``. Returns ``(batch, n, d_out)``.
 
     The inputs are given (teacher forcing), so the result can be compared with one causal call on the
-    whole sequence. Used in: "Decoding: cross-attention and the KV cache".
+    whole sequence. ``key_mask`` ``(batch, n)`` marks real tokens (padding: see ``mha_step``).
+    Differentiable: gradients flow through the cache. Used in: "Decoding: cross-attention and the KV cache".
     """
     if not isinstance(x, torch.Tensor) or x.ndim != 3:
         raise ValueError(f"x must have shape (batch, n, d_in), got {getattr(x, 'shape', type(x).__name__)}")
-    n = x.shape[1]
-    prompt = check_positive_int(prompt, "prompt")
+    n, prompt = x.shape[1], check_positive_int(prompt, "prompt")
     if prompt > n:
         raise ValueError(f"prompt must be at most n = {n}, got {prompt}")
-    cache = KVCache(x.shape[0], mha.num_heads, mha.d_k, capacity=n, dtype=x.dtype)
-    outs = [mha_step(mha, x[:, :prompt], cache)[0]]  # (batch, prompt, d_out)
-    for i in range(prompt, n):
-        outs.append(mha_step(mha, x[:, i:i + 1], cache)[0])  # (batch, 1, d_out)
+    if key_mask is not None:
+        _key_mask(key_mask, x.shape[0], n)
+    cache = KVCache(x.shape[0], mha.num_heads, mha.d_k, capacity=n, dtype=mha.W_k.weight.dtype)
+    outs = []
+    for start, stop in [(0, prompt), *((i, i + 1) for i in range(prompt, n))]:  # the prefill, then a token a step
+        keys = None if key_mask is None else key_mask[:, :stop]  # (batch, stop)
+        outs.append(mha_step(mha, x[:, start:stop], cache, key_mask=keys)[0])  # (batch, stop - start, d_out)
     return torch.cat(outs, dim=1)  # (batch, n, d_out)
 
 

@@ -34,7 +34,14 @@ def causal_mask(
     """
     n_q = check_positive_int(n_q, "n_q")
     n_k = n_q if n_k is None else check_positive_int(n_k, "n_k")
-    offset = 0 if check_alignment(alignment) == "top_left" else n_k - n_q
+    return causal_allowed(n_q, n_k, check_alignment(alignment), device=device)
+
+
+def causal_allowed(n_q: int, n_k: int, alignment: Literal["top_left", "bottom_right"],
+                   device: torch.device | str | None = None) -> torch.Tensor:
+    """The mask of :func:`causal_mask` without its checks, for callers that checked the sizes
+    already (the attention functions); ``n_q`` or ``n_k`` may be 0. Returns ``(n_q, n_k)`` bool."""
+    offset = 0 if alignment == "top_left" else n_k - n_q
     return torch.ones(n_q, n_k, dtype=torch.bool, device=device).tril(diagonal=offset)  # (n_q, n_k)
 
 

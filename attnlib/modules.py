@@ -12,8 +12,16 @@ import numpy as np
 import torch
 from torch import nn
 
-from ._checks import check_bool, check_positive_int, check_probability
-from .attention import scaled_dot_product_attention
+from ._checks import (
+    check_bool,
+    check_causal,
+    check_dropout,
+    check_positive_int,
+    check_probability,
+    mha_inputs,
+    mha_mask,
+)
+from .attention import attention_torch, scaled_dot_product_attention
 
 
 def _check_input(x: Any, d_in: int, name: str = "x") -> None:
@@ -109,15 +117,17 @@ class MultiHeadAttention(nn.Module):
 
     * **Layout.** With ``batch_first=True`` (the default here; torch's default is False) inputs are
       ``(batch, n, width)``; with ``batch_first=False`` they are ``(n, batch, width)`` and so is the
-      output. ``key`` and ``value`` default to ``query`` (self-attention).
+      output. Unbatched ``(n, width)`` inputs give an ``(n_q, d_out)`` output and ``(h, n_q, n_k)``
+      weights, as in torch. ``key`` and ``value`` default to ``query`` (self-attention).
     * **Masks have one layout.** ``mask`` is ``(n_q, n_k)`` (shared by every sequence and head) or
       ``(batch, heads, n_q, n_k)``, where the batch, heads and n_q axes may be 1 to broadcast. A 3-d
       mask is refused: ``(batch, n_q, n_k)`` and torch's ``(batch·heads, n_q, n_k)`` cannot be told
       apart when batch == heads. Boolean = True may attend (torch's nn.MultiheadAttention uses True =
       *masked*: pass ``~its_mask``); floating = added to the scores.
-    * ``key_mask``: ``(batch, n_k)`` (or ``(batch, 1, n_k)``, what ``attnlib.padding_mask`` returns),
-      boolean, True = a real key. It is torch's ``key_padding_mask`` **inverted**:
-      ``key_mask = ~key_padding_mask``.
+    * ``key_mask``: ``(batch, n_k)`` (or ``(batch, 1, n_k)``, what ``attnlib.padding_mask`` returns;
+      ``(n_k,)`` for unbatched inputs). Boolean: True = a real key, torch's ``key_padding_mask``
+      **inverted** (``key_mask = ~key_padding_mask``). Floating: added to every query's scores, as
+      torch's floating ``key_padding_mask``.
     * ``is_causal`` / ``causal_alignment`` as in ``scaled_dot_product_attention``.
     * Returns ``(output, weights)``: output ``(batch, n_q, d_out)`` (or ``(n_q, batch, d_out)``),
       weights ``(batch, h, n_q, n_k)``, or ``(batch, n_q, n_k)`` with ``average_attn_weights=True``,
@@ -176,72 +186,27 @@ class MultiHeadAttention(nn.Module):
         average_attn_weights: bool = False,
         generator: torch.Generator | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
-        key = query if key is None else key
-        value = key if value is None else value
-        for name, x, width in (("query", query, self.d_in), ("key", key, self.kdim), ("value", value, self.vdim)):
-            _check_input(x, width, name)
-            if x.ndim != 3:
-                layout = "batch, n" if self.batch_first else "n, batch"
-                raise ValueError(f"{name} must have shape ({layout}, {width}), got {tuple(x.shape)}")
-        if not self.batch_first:
-            query, key, value = (x.transpose(0, 1) for x in (query, key, value))  # (batch, n, width)
+        # every input is checked once, here where it enters; the arithmetic below trusts it
+        query, key, value, unbatched = mha_inputs(query, key, value, widths=(self.d_in, self.kdim, self.vdim),
+                                                  batch_first=self.batch_first, dtype=self.W_q.weight.dtype)
         b, n_q, n_k = query.shape[0], query.shape[1], key.shape[1]
-        if key.shape[:2] != value.shape[:2] or key.shape[0] != b:
-            raise ValueError(f"query, key and value must share the batch size and key/value their length: "
-                             f"got query {tuple(query.shape)}, key {tuple(key.shape)}, value {tuple(value.shape)} "
-                             f"(batch_first={self.batch_first})")
-        mask = self._combined_mask(mask, key_mask, b, n_q, n_k)
-        p = self.dropout if self.training else 0.0
+        mask = mha_mask(mask, key_mask, batch=b, heads=self.num_heads, n_q=n_q, n_k=n_k, unbatched=unbatched)
+        causal = check_causal(is_causal, causal_alignment)
+        p = check_dropout(self.dropout if self.training else 0.0, generator, "torch")
         q = self._split(self.W_q(query))  # (batch, h, n_q, d_k)
         k = self._split(self.W_k(key))  # (batch, h, n_k, d_k)
         v = self._split(self.W_v(value))  # (batch, h, n_k, d_k)
-        heads, weights = scaled_dot_product_attention(
-            q, k, v, mask=mask, is_causal=is_causal, causal_alignment=causal_alignment,
-            dropout_p=p, generator=generator)  # (batch, h, n_q, d_k), (batch, h, n_q, n_k)
+        heads, weights = attention_torch(q, k, v, mask=mask, causal=causal, scale=self.d_k ** -0.5,
+                                         dropout_p=p, generator=generator)  # (batch, h, n_q, d_k), (batch, h, n_q, n_k)
         concat = heads.transpose(1, 2).reshape(b, n_q, self.d_out)  # (batch, n_q, d_out)
         out = self.W_o(concat)  # (batch, n_q, d_out)
-        out = out if self.batch_first else out.transpose(0, 1)  # (n_q, batch, d_out)
+        if unbatched:
+            out, weights = out[0], weights[0]  # (n_q, d_out), (h, n_q, n_k)
+        elif not self.batch_first:
+            out = out.transpose(0, 1)  # (n_q, batch, d_out)
         if not check_bool(need_weights, "need_weights"):
             return out, None
-        return out, weights.mean(dim=1) if check_bool(average_attn_weights, "average_attn_weights") else weights
-
-    def _combined_mask(
-        self, mask: torch.Tensor | None, key_mask: torch.Tensor | None, b: int, n_q: int, n_k: int
-    ) -> torch.Tensor | None:
-        """``mask`` in the one layout ``(batch|1, heads|1, n_q, n_k)`` with ``key_mask`` folded in."""
-        h = self.num_heads
-        if mask is not None:
-            if not isinstance(mask, torch.Tensor):
-                raise TypeError(f"mask must be a torch.Tensor, got {type(mask).__name__}")
-            if mask.ndim == 2:
-                mask = mask[None, None]  # (1, 1, n_q, n_k)
-            elif mask.ndim != 4:
-                raise ValueError(
-                    f"mask of MultiHeadAttention must be (n_q, n_k) or (batch, heads, n_q, n_k) with size-1 "
-                    f"axes to broadcast, got shape {tuple(mask.shape)}; a {mask.ndim}-d mask is ambiguous. "
-                    f"For padding pass key_mask=(batch, n_k); for one mask per sequence use mask[:, None]"
-                )
-            if mask.shape[0] not in (1, b) or mask.shape[1] not in (1, h) or mask.shape[2] not in (1, n_q) \
-                    or mask.shape[3] != n_k:
-                raise ValueError(
-                    f"mask of shape {tuple(mask.shape)} does not fit (batch|1, heads|1, n_q|1, n_k) = "
-                    f"({b}|1, {h}|1, {n_q}|1, {n_k})"
-                )
-        if key_mask is None:
-            return mask
-        if not isinstance(key_mask, torch.Tensor) or key_mask.dtype != torch.bool:
-            got = key_mask.dtype if isinstance(key_mask, torch.Tensor) else type(key_mask).__name__
-            raise TypeError(f"key_mask must be a boolean torch.Tensor (True = real key), got {got}")
-        if key_mask.ndim == 3 and key_mask.shape[1] == 1:
-            key_mask = key_mask[:, 0]  # padding_mask's (batch, 1, n_k)
-        if tuple(key_mask.shape) != (b, n_k):
-            raise ValueError(f"key_mask must have shape (batch, n_k) = ({b}, {n_k}), got {tuple(key_mask.shape)}")
-        keys = key_mask[:, None, None, :]  # (batch, 1, 1, n_k)
-        if mask is None:
-            return keys
-        if mask.dtype == torch.bool:
-            return mask & keys  # (batch, heads|1, n_q, n_k)
-        return mask.masked_fill(~keys, float("-inf"))  # (batch, heads|1, n_q, n_k), additive
+        return out, weights.mean(dim=-3) if check_bool(average_attn_weights, "average_attn_weights") else weights
 
     @torch.no_grad()
     def load_from_torch(self, mha: nn.MultiheadAttention) -> MultiHeadAttention:

@@ -31,16 +31,30 @@ def softmax(x: ArrayT, dim: int = -1, *, temperature: float = 1.0) -> ArrayT:
     Returns the same type (tensor or array) and dtype as ``x``.
     Used in: "Softmax", "Why divide by √d_k".
     """
-    backend = backend_of(x, "x")
+    backend_of(x, "x")
     check_floating(x, "x")
     t = check_positive(temperature, "temperature")
     if x.ndim == 0:
         raise ValueError("x must have at least 1 dimension, got a 0-d scalar")
+    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
+        raise TypeError(f"dim must be an int, got {type(dim).__name__} {dim!r}")
+    if not -x.ndim <= dim < x.ndim:
+        raise ValueError(f"dim {dim} is out of range for x of shape {tuple(x.shape)} "
+                         f"(a {x.ndim}-d input has dims {-x.ndim}..{x.ndim - 1})")
     if x.shape[dim] == 0:
         raise ValueError(f"softmax over an empty dimension {dim} of shape {tuple(x.shape)}")
-    if backend == "torch":
-        return _softmax_torch(x, dim, t)
-    return _softmax_numpy(x, dim, t)
+    return softmax_unchecked(x, dim, temperature=t)
+
+
+def softmax_unchecked(x: ArrayT, dim: int = -1, *, temperature: float = 1.0) -> ArrayT:
+    """The arithmetic of :func:`softmax` without its input checks, for callers that checked ``x``
+    already (the attention functions, after ``validate_qkv``): a torch tensor or NumPy array of a
+    floating dtype, ``dim`` in range, ``temperature > 0``. NaN or ``+inf`` still raise. Used by
+    ``attnlib.attention`` and ``attnlib.attention_np``.
+    """
+    if isinstance(x, torch.Tensor):
+        return _softmax_torch(x, dim, temperature)
+    return _softmax_numpy(x, dim, temperature)
 
 
 def _softmax_torch(x: torch.Tensor, dim: int, t: float) -> torch.Tensor:

@@ -176,7 +176,7 @@ def test_never_builds_the_n_by_n_matrix(causal) -> None:
 
 
 @pytest.mark.parametrize("name", ["q rank 1", "d_k mismatch", "n of k != n of v", "mask does not broadcast",
-                                  "mask wrong dtype", "mask not an array", "empty sequence", "int dtype",
+                                  "mask wrong dtype", "mask not an array", "no features", "mixed dtypes", "int dtype",
                                   "list input", "mixed backends", "NaN input", "inf input", "scale zero"])
 def test_bad_input_gives_the_same_error_as_the_readable_attention(name) -> None:
     args = {
@@ -186,7 +186,8 @@ def test_bad_input_gives_the_same_error_as_the_readable_attention(name) -> None:
         "mask does not broadcast": ((q3, k3, v3), {"mask": torch.ones(3, 3, dtype=torch.bool)}),
         "mask wrong dtype": ((q3, k3, v3), {"mask": torch.ones(3, 5, dtype=torch.int64)}),
         "mask not an array": ((q3, k3, v3), {"mask": [[True]]}),
-        "empty sequence": ((torch.randn(2, 0, 4), k3, v3), {}),
+        "no features": ((torch.randn(2, 3, 0), torch.randn(2, 5, 0), v3), {}),
+        "mixed dtypes": ((q3.double(), k3, v3), {}),
         "int dtype": ((q3.long(), k3, v3), {}),
         "list input": (([[1.0]], k3, v3), {}),
         "mixed backends": ((q3, k3.numpy(), v3), {}),

@@ -42,16 +42,39 @@ def test_a_chunk_after_the_cache_needs_the_bottom_right_alignment() -> None:
     assert not torch.equal(top_left, attnlib.causal_mask(3, 7, alignment="bottom_right"))
 
 
-def test_cache_grows_in_place_and_counts_its_bytes() -> None:
+def test_cache_writes_in_place_and_counts_its_bytes() -> None:
     cache = decoding.KVCache(2, 3, 4, 5, capacity=10, dtype=torch.float64)
-    k, v = cache.append(torch.ones(2, 3, 2, 4), torch.ones(2, 3, 2, 5))
+    k, v = cache.append(torch.ones(2, 3, 2, 4, dtype=torch.float64), torch.ones(2, 3, 2, 5, dtype=torch.float64))
     assert k.shape == (2, 3, 2, 4) and v.shape == (2, 3, 2, 5)
     storage = k.untyped_storage().data_ptr()
-    k, _ = cache.append(torch.zeros(2, 3, 1, 4), torch.zeros(2, 3, 1, 5))
+    k, _ = cache.append(torch.zeros(2, 3, 1, 4, dtype=torch.float64), torch.zeros(2, 3, 1, 5, dtype=torch.float64))
     assert k.untyped_storage().data_ptr() == storage and cache.length == 3  # no reallocation
     assert cache.nbytes == (2 * 3 * 3 * 4 + 2 * 3 * 3 * 5) * 8
-    with pytest.raises(ValueError, match="10 positions"):
-        cache.append(torch.zeros(2, 3, 8, 4), torch.zeros(2, 3, 8, 5))
+
+
+def test_cache_grows_past_its_first_capacity_and_keeps_what_it_holds() -> None:
+    cache = decoding.KVCache(1, 2, 3, capacity=2)
+    torch.manual_seed(0)
+    ks, vs = torch.randn(1, 2, 7, 3), torch.randn(1, 2, 7, 3)
+    for i in range(7):
+        k, v = cache.append(ks[:, :, i:i + 1], vs[:, :, i:i + 1])
+    assert cache.length == 7 and cache.capacity >= 7
+    assert torch.equal(k, ks) and torch.equal(v, vs)
+    k, _ = cache.append(torch.zeros(1, 2, 20, 3), torch.zeros(1, 2, 20, 3))  # more than doubling at once
+    assert k.shape == (1, 2, 27, 3) and torch.equal(k[:, :, :7], ks)
+
+
+def test_cache_keeps_a_float64_models_keys_exactly_and_refuses_another_dtype() -> None:
+    torch.manual_seed(0)
+    mha = attnlib.MultiHeadAttention(8, 2).double()
+    x = torch.randn(2, 6, 8, dtype=torch.float64)
+    full = mha(x, is_causal=True, need_weights=False)[0]
+    assert torch.allclose(decoding.generate_cached(mha, x, prompt=2), full, rtol=0, atol=1e-13)
+    with pytest.raises(TypeError, match="float64"):
+        decoding.KVCache(1, 2, 4).append(torch.ones(1, 2, 1, 4, dtype=torch.float64),
+                                         torch.ones(1, 2, 1, 4, dtype=torch.float64))
+    with pytest.raises(TypeError, match="cache holds torch.float32"):
+        decoding.mha_step(mha, x[:, :1], decoding.KVCache(2, 2, 4))
 
 
 def test_cache_bytes_formula_and_gqa_sharing() -> None:
