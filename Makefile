@@ -11,7 +11,7 @@ PORT ?= 8000
 PYTEST_RC = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; };
 PYTEST = $(PYTEST_RC) pytest_rc
 
-.PHONY: book site serve test test-envs test-pdf lint execute clean help browser-deps pdf pdf-deps colab-cell site-size bench bench-build bench-widgets page-weight
+.PHONY: book site serve test test-portable test-envs test-pdf lint execute clean help browser-deps pdf pdf-deps colab-cell site-size bench bench-build bench-widgets page-weight
 
 help:
 	@echo "make book   build the site into _build/html"
@@ -19,6 +19,7 @@ help:
 	@echo "make pdf    the whole book as one PDF, _build/latex/book.pdf (installs TeX Live with apt)"
 	@echo "make test-pdf  build the PDF and check it (pages, chapters, a math and a figure page)"
 	@echo "make test   lint, unit/property tests, nbval on every chapter, browser tests"
+	@echo "make test-portable  nbval on every chapter with generic CPU kernels and one thread (CI runs it after make test)"
 	@echo "make test-envs  every chapter in a fresh Binder and a Colab-like environment (slow)"
 	@echo "make execute  re-run every chapter from a clean kernel and store its outputs (authors)"
 	@echo "make bench  time and peak memory of readable, chunked and fused attention -> benchmarks/RESULTS.md"
@@ -121,6 +122,18 @@ test: $(STAMP) $(NPM_STAMP) browser-deps
 	  pytest_rc $(XDIST) --dist loadscope tests/browser
 	@echo "==> all tests passed; time per step:"; cat $(TIMES); \
 	  echo "$$(awk '{s += $$1} END {printf "%5d s", s}' $(TIMES))  in all"
+
+# nbval on every chapter again, with torch, numpy and the BLAS libraries forced onto generic CPU kernels
+# and one thread: what another x86-64 CPU (no AVX-512, say) computes differs from ours only in the last
+# digits, so the stored outputs, figures and widget state must not depend on them. .ci/run runs it
+# after make test. NPY_DISABLE_CPU_FEATURES lists the SIMD extensions this numpy would dispatch to.
+PORTABLE_ENV = ATEN_CPU_CAPABILITY=default MKL_ENABLE_INSTRUCTIONS=SSE4_2 MKL_CBWR=COMPATIBLE DNNL_MAX_CPU_ISA=SSE41 \
+  OPENBLAS_CORETYPE=Prescott OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+test-portable: $(STAMP)
+	@$(PYTEST_RC) feats="$$($(BIN)/python -c 'from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f; print(" ".join(x for x in d if f.get(x)))')"; \
+	echo "==> nbval on every chapter with generic CPU kernels and one thread (numpy without: $${feats:-nothing})"; \
+	export $(PORTABLE_ENV) NPY_DISABLE_CPU_FEATURES="$$feats"; pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report \
+	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 book/
 
 # Every chapter in the two environments readers run it in, Binder's and a Colab-like one, each made
 # from its own files alone and cached by their hash (tests/envs/test_reader_envs.py). Too slow for

@@ -257,13 +257,23 @@ def classify(document_value: str, correct: Any) -> str:
     return worst
 
 
+#: Significant digits a displayed number keeps at most: beyond them float64 arithmetic of another
+#: CPU (its BLAS and SIMD kernels) may give other digits, and a page must not depend on them.
+SIGNIFICANT = 8
+
+
 def format_value(value: Any, decimals: int | None) -> str:
-    """Display a computed value with ``decimals`` places (lists keep their nesting)."""
+    """Display a computed value with ``decimals`` places (lists keep their nesting), and never with
+    more than ``SIGNIFICANT`` significant digits: a large value (a diverging training's loss, say)
+    gets fewer places, and from 1e8 on it is shown in scientific notation."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     d = 4 if decimals is None else decimals
     if isinstance(value, (int, float)):
-        return f"{value:.{d}f}"
+        whole = len(str(int(abs(value)))) if math.isfinite(value) else 0
+        if whole > SIGNIFICANT:
+            return f"{value:.{SIGNIFICANT - 1}e}"
+        return f"{value:.{min(d, SIGNIFICANT - whole) if abs(value) >= 1 else d}f}"
     return "[" + ", ".join(format_value(v, d) for v in value) + "]"
 
 

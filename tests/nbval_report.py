@@ -3,12 +3,14 @@ compared, prints the count, and fails the session when it is zero (nbval silentl
 that has no stored output, so "all passed" alone proves nothing).
 
 It also compares what nbval leaves out: the figures. nbval skips ``image/png``; here every figure a
-checked cell draws must equal the stored one byte for byte (the site shows the stored figures, and
-a figure is as much a result as a printed number). And the widget state: a chapter that stores one
-in its metadata (every slider's numbers and its ES module, what the static page runs) must store
-what its execution now makes; after its last cell, the widgets' state is read from nbval's kernel
-and compared, model ids aside. Both are done on nbval's own execution, so no chapter is executed a
-second time for them.
+checked cell draws must look like the stored one (the site shows the stored figures, and a figure is
+as much a result as a printed number): same size, and an RMS pixel difference of at most
+``FIGURE_RMS`` (matplotlib.testing.compare's measure, 0-255 scale), so that a line moved by a pixel
+fails while the antialiasing of another CPU's last float digits does not. And the widget state: a
+chapter that stores one in its metadata (every slider's numbers and its ES module, what the static
+page runs) must store what its execution now makes; after its last cell, the widgets' state is read
+from nbval's kernel and compared, model ids aside, numbers to ``STATE_RTOL`` relative or ``STATE_ATOL`` absolute. Both are
+done on nbval's own execution, so no chapter is executed a second time for them.
 
 Works with pytest-xdist (``make test`` runs unit tests and nbval on two workers): a worker tags the
 report of each checkable cell, and the controller, which sees every report, counts the tags.
@@ -16,11 +18,25 @@ report of each checkable cell, and the controller, which sees every report, coun
 
 from __future__ import annotations
 
+import base64
+import io
 import json
+import math
 import re
 from queue import Empty
 
+import matplotlib.image
 import pytest
+from matplotlib.testing.compare import calculate_rms
+
+#: Largest RMS difference of two figures' pixels (0-255) that still counts as the same figure.
+FIGURE_RMS = 1.0
+#: Numbers in the widget state agree to this relative tolerance, or to ``STATE_ATOL`` absolute: the
+#: float32 weights of a model the book trains differ by up to 2.3e-5 between CPUs (generic kernels
+#: against AVX-512, measured on chapter 17's 150 Adam steps), far below what a reader sees (the
+#: widgets show probabilities and weights to 2 or 3 decimals).
+STATE_RTOL = 1e-6
+STATE_ATOL = 1e-4
 
 _TAG = "nbval_checkable"
 _compared: set[str] = set()
@@ -51,12 +67,24 @@ def pytest_runtest_call(item: pytest.Item) -> object:
     result = yield
     if _checkable(item) and getattr(item, "test_outputs", None) is not None:
         stored, fresh = _figures(item.cell["outputs"]), _figures(item.test_outputs)
-        if stored != fresh:
-            changed = sum(a != b for a, b in zip(stored, fresh)) + abs(len(stored) - len(fresh))
+        problems = [f"{len(stored)} stored, {len(fresh)} drawn now"] if len(stored) != len(fresh) else []
+        problems += [p for i, (a, b) in enumerate(zip(stored, fresh)) if (p := figure_difference(a, b, i + 1))]
+        if problems:
             raise AssertionError(
-                f"{item.name}: {changed} figure(s) differ from the stored ones ({len(stored)} stored, "
-                f"{len(fresh)} drawn now); re-execute the chapter (make execute NB=...) if the change is meant")
+                f"{item.name}: figures differ from the stored ones ({'; '.join(problems)}); "
+                f"re-execute the chapter (make execute NB=...) if the change is meant")
     return result
+
+
+def figure_difference(stored: str, fresh: str, number: int = 1) -> str | None:
+    """Why two base64 PNGs are not the same figure (size, or RMS above ``FIGURE_RMS``), or None."""
+    if stored == fresh:
+        return None
+    a, b = (matplotlib.image.imread(io.BytesIO(base64.b64decode(png)), format="png") for png in (stored, fresh))
+    if a.shape != b.shape:
+        return f"figure {number}: size {a.shape[1]}x{a.shape[0]} stored, {b.shape[1]}x{b.shape[0]} now"
+    rms = calculate_rms((a * 255).round(), (b * 255).round())
+    return None if rms <= FIGURE_RMS else f"figure {number}: RMS pixel difference {rms:.2f} > {FIGURE_RMS}"
 
 
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
@@ -69,6 +97,27 @@ def widget_states(state: dict) -> list[str]:
     """Widget models (``model_id -> model``) as sorted JSON with the model ids blanked out (they are
     random in each execution)."""
     return sorted(re.sub(r"IPY_MODEL_[0-9a-f]+", "IPY_MODEL_*", json.dumps(m, sort_keys=True)) for m in state.values())
+
+
+def widget_states_parsed(state: dict) -> list:
+    """The models of :func:`widget_states`, parsed back, ordered by their text with every number
+    blanked (so that a last-digit difference cannot reorder them), then by their full text."""
+    models = [json.loads(m) for m in widget_states(state)]
+    return sorted(models, key=lambda m: (re.sub(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", "0", json.dumps(m, sort_keys=True)),
+                                         json.dumps(m, sort_keys=True)))
+
+
+def same_numbers(a: object, b: object) -> bool:
+    """``a == b`` for JSON data, except that numbers need only agree to ``STATE_RTOL`` or ``STATE_ATOL``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(a, b, rel_tol=STATE_RTOL, abs_tol=STATE_ATOL)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_numbers(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_numbers(x, y) for x, y in zip(a, b))
+    return a == b
 
 
 def stored_widget_state(nb: dict) -> dict:
@@ -104,7 +153,7 @@ def _widget_state_problem(name: str, stored: dict, kernel) -> str | None:  # noq
         return f"{name}: the kernel did not report its widget state"
     except AssertionError as err:
         return f"{name}: {err}"
-    if widget_states(stored) == widget_states(fresh):
+    if same_numbers(widget_states_parsed(stored), widget_states_parsed(fresh)):
         return None
     return (f"{name}: the widget state stored in the notebook differs from this execution's "
             f"({len(stored)} stored models, {len(fresh)} now); the site would publish the stale one: "

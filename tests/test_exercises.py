@@ -291,3 +291,23 @@ def test_exercises_page_lists_every_exercise() -> None:
     toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
     assert "book/exercises" in toc
     assert all(eid in page for eid in IDS)
+
+
+def test_page_data_holds_no_digit_another_cpu_may_change() -> None:
+    """Exported numbers keep 10 significant digits: a last-digit change of float64 arithmetic (as
+    another CPU's kernels make) does not change the page, while any answer's value is kept."""
+    from attnbook.exercises._page import PAGE_DIGITS, page_numbers
+
+    def floats(x):  # noqa: ANN001, ANN202
+        return [x] if isinstance(x, float) else [y for v in x for y in floats(v)] if isinstance(x, list) else []
+
+    found = 0
+    for ex in EXERCISES.values():
+        data = export(ex)
+        numbers = floats(data["answer"].get("value", [])) + [v for m in data["mistakes"] for v in floats(m.get("value", []))]
+        for v in numbers:
+            found += 1
+            assert v == float(f"{v:.{PAGE_DIGITS}g}"), (ex.id, v)
+            assert page_numbers(v * (1 + 2e-16)) == page_numbers(v) or abs(v) < 1e-300
+    assert found > 50
+    assert page_numbers([0.46709125432123, [1 / 3]]) == [0.4670912543, [0.3333333333]]

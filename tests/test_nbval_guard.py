@@ -1,7 +1,8 @@
-"""The nbval setup really checks: a changed printed number, a changed figure and a stale widget state
-(the last two compared by tests/nbval_report.py) each fail the cell or notebook they are in, while an
-unchanged copy of the same chapter passes beside them; and a notebook saved without outputs fails the
-whole run.
+"""The nbval setup really checks: a changed printed number, a moved line in a figure, a changed widget
+number and a stale widget state (the last three compared by tests/nbval_report.py) each fail the cell
+or notebook they are in, while an unchanged copy of the same chapter passes beside them, and so do
+copies whose figure or widget numbers differ only at rounding level; and a notebook saved without
+outputs fails the whole run.
 
 nbval runs in a subprocess on temporary copies of chapters. The four copies of the first kind are
 checked in ONE run, on two xdist workers as in ``make test`` (which also shows that the controller,
@@ -11,6 +12,8 @@ run per case, is what keeps this guard cheap."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import re
 import subprocess
@@ -19,6 +22,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+import matplotlib.image
+import numpy as np
 import pytest
 
 from tests.nbval_report import stored_widget_state
@@ -51,13 +56,34 @@ def _edit_a_number(data: dict) -> dict:
     raise AssertionError(f"{CHAPTER.name} no longer prints 15.0; update this test")
 
 
-def _change_a_figure(data: dict) -> dict:
-    """nbval skips image/png; the plugin compares every figure byte for byte."""
+def _first_figure(data: dict) -> dict:
     figures = [out for cell in data["cells"] for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
     assert figures, f"{CHAPTER.name} draws no figure; pick another chapter for this test"
-    png = "".join(figures[0]["data"]["image/png"].split())
-    figures[0]["data"]["image/png"] = png[:-8] + ("A" * 8 if png[-8:] != "A" * 8 else "B" * 8)
+    return figures[0]["data"]
+
+
+def _redraw(data: dict, change) -> dict:  # noqa: ANN001
+    """The first figure decoded, changed by ``change(pixels)`` and stored again as PNG."""
+    figure = _first_figure(data)
+    pixels = matplotlib.image.imread(io.BytesIO(base64.b64decode("".join(figure["image/png"].split()))), format="png")
+    out = io.BytesIO()
+    matplotlib.image.imsave(out, np.clip(change(pixels.copy()), 0, 1), format="png")
+    figure["image/png"] = base64.b64encode(out.getvalue()).decode()
     return data
+
+
+def _move_a_line(data: dict) -> dict:
+    """A real change: the figure's content moved two pixels to the right (as a moved line or bar)."""
+    return _redraw(data, lambda px: np.roll(px, 2, axis=1))
+
+
+def _blur_the_last_digits(data: dict) -> dict:
+    """Not a change a reader sees: a few pixels one level (1/255) off, as antialiasing of another
+    CPU's last float digits does."""
+    def nudge(px: np.ndarray) -> np.ndarray:
+        px[::37, ::29, :3] += 1 / 255
+        return px
+    return _redraw(data, nudge)
 
 
 def _age_the_widget_state(data: dict) -> dict:
@@ -66,6 +92,23 @@ def _age_the_widget_state(data: dict) -> dict:
     models = stored_widget_state(data)
     anywidget = next(m for m in models.values() if "_esm" in m["state"])
     anywidget["state"]["_esm"] += "\n// an older build of the widget"
+    return data
+
+
+def _scale_a_widget_number(data: dict, factor: float) -> dict:
+    """Every float in the first slider's stored numbers times ``factor``."""
+    def scale(x):  # noqa: ANN001, ANN202
+        if isinstance(x, float):
+            return x * factor
+        if isinstance(x, list):
+            return [scale(y) for y in x]
+        if isinstance(x, dict):
+            return {k: scale(v) for k, v in x.items()}
+        return x
+    model = next(m for m in stored_widget_state(data).values() if "_esm" in m["state"])
+    floats = {k: v for k, v in model["state"].items() if not k.startswith("_") and scale(v) != v}
+    assert floats, "the first slider stores no float; pick another widget for this test"
+    model["state"].update(scale(floats))
     return data
 
 
@@ -85,8 +128,11 @@ def guard_run(tmp_path_factory: pytest.TempPathFactory) -> GuardRun:
     copies = {
         "unchanged": _chapter(),
         "edited": _edit_a_number(_chapter()),
-        "figure": _change_a_figure(_chapter()),
+        "figure": _move_a_line(_chapter()),
+        "figure_digits": _blur_the_last_digits(_chapter()),
         "stale_widget": _age_the_widget_state(_chapter(WIDGET_CHAPTER)),
+        "widget_number": _scale_a_widget_number(_chapter(WIDGET_CHAPTER), 1 + 1e-3),
+        "widget_digits": _scale_a_widget_number(_chapter(WIDGET_CHAPTER), 1 + 1e-9),
     }
     for name, data in copies.items():
         (folder / f"{name}.ipynb").write_text(json.dumps(data), encoding="utf-8")
@@ -110,6 +156,17 @@ def test_unchanged_chapter_passes(guard_run: GuardRun) -> None:
     assert guard_run.problems["unchanged"] == [], guard_run.problems["unchanged"]
 
 
+@pytest.mark.parametrize("copy", ["figure_digits", "widget_digits"])
+def test_differences_at_rounding_level_pass(guard_run: GuardRun, copy: str) -> None:
+    """Another CPU's last digits: a figure a few pixels one level off, widget numbers off by 1e-9."""
+    assert guard_run.reports[copy] >= 10 and guard_run.problems[copy] == [], guard_run.problems[copy]
+
+
+def test_a_changed_widget_number_fails(guard_run: GuardRun) -> None:
+    problems = guard_run.problems["widget_number"]
+    assert len(problems) == 1 and "widget state stored in the notebook differs" in problems[0], guard_run.problems
+
+
 def test_cells_are_counted_on_xdist_workers(guard_run: GuardRun) -> None:
     """make test runs nbval on two xdist workers: the controller must still count the compared cells.
     Of the four copies' checkable cells, exactly the two whose output was changed (a number, a
@@ -128,8 +185,8 @@ def test_edited_number_fails(guard_run: GuardRun) -> None:
 
 
 def test_changed_figure_fails(guard_run: GuardRun) -> None:
-    assert len(guard_run.problems["figure"]) == 1, f"a changed figure passed: {guard_run.problems}"
-    assert "figure(s) differ from the stored ones" in guard_run.problems["figure"][0]
+    assert len(guard_run.problems["figure"]) == 1, f"a moved line passed: {guard_run.problems}"
+    assert "RMS pixel difference" in guard_run.problems["figure"][0]
 
 
 def test_the_widget_chapters_store_their_state() -> None:

@@ -153,3 +153,13 @@ def test_book_workflow_builds_uploads_and_deploys_pages_from_main() -> None:
     assert deploy["needs"] == "build" and "refs/heads/main" in deploy["if"]
     assert deploy["environment"]["name"] == "github-pages"
     assert [s["uses"].split("@")[0] for s in deploy["steps"]] == ["actions/deploy-pages"]
+
+
+def test_a_benchmark_never_writes_what_the_book_prints() -> None:
+    """make bench writes its results beside itself; the chapters print only committed snapshots, so a
+    benchmark run cannot change what nbval compares."""
+    source = (ROOT / "benchmarks" / "bench_attention.py").read_text(encoding="utf-8")
+    tile_out = re.search(r"^TILE_OUT = (.+)$", source, re.M)
+    assert tile_out and '"book"' not in tile_out.group(1) and '"results"' in tile_out.group(1), tile_out
+    writes = re.findall(r"(\w+(?:\.\w+)*)\.write_text\(", source)
+    assert writes and not any("BOOK" in w or "book" in w for w in writes), writes

@@ -23,8 +23,23 @@ from ._core import KIND_LABELS, REPOSITORY, TITLES, Choice, Code, Exercise, Find
 _HERE = Path(__file__).resolve().parent
 
 
+#: Significant digits of the numbers in a page's exercise data: far finer than any exercise's
+#: tolerance, and coarser than the last digits that another CPU's float arithmetic may change.
+PAGE_DIGITS = 10
+
+
+def page_numbers(value: Any) -> Any:
+    """``value`` (a number or nested lists of them) with every float rounded to ``PAGE_DIGITS``
+    significant digits, so that the stored page data is the same on every CPU."""
+    if isinstance(value, float):
+        return float(f"{value:.{PAGE_DIGITS}g}")
+    if isinstance(value, list):
+        return [page_numbers(v) for v in value]
+    return value
+
+
 def _numeric(spec: Numeric) -> dict[str, Any]:
-    return {"value": spec.value.tolist(), "tol": spec.tol, "expect": spec.expect}
+    return {"value": page_numbers(spec.value.tolist()), "tol": spec.tol, "expect": spec.expect}
 
 
 def export(ex: Exercise) -> dict[str, Any]:
@@ -53,7 +68,7 @@ def export(ex: Exercise) -> dict[str, Any]:
         if m.option is not None:
             item["option"] = m.option
         if m.computed is not None:
-            item["value"] = m.computed.tolist()
+            item["value"] = page_numbers(m.computed.tolist())
         mistakes.append(item)
     return {
         "id": ex.id, "kind": ex.kind, "kindLabel": KIND_LABELS[ex.kind], "skill": ex.skill, "prompt": ex.prompt,
