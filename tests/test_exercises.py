@@ -311,3 +311,112 @@ def test_page_data_holds_no_digit_another_cpu_may_change() -> None:
             assert page_numbers(v * (1 + 2e-16)) == page_numbers(v) or abs(v) < 1e-300
     assert found > 50
     assert page_numbers([0.46709125432123, [1 / 3]]) == [0.4670912543, [0.3333333333]]
+
+
+@pytest.mark.parametrize(("eid", "answer"), [("07.3", ("c", "2.022")), ("18.4", ("c", "7.174")),
+                                             ("08.2", "1.780, 1.366")])
+def test_the_books_own_rounded_numbers_give_a_right_answer(eid: str, answer: object) -> None:
+    """A reader who uses the rounded intermediate the page shows is right, not told "not yet"."""
+    assert diagnose(eid, answer).status == "correct", diagnose(eid, answer).text()
+
+
+def test_no_two_slips_of_the_cache_exercise_cancel_into_the_right_answer() -> None:
+    """15.4 counts bytes: its slips (the values forgotten, the wrong bytes a number, the key/value heads
+    not shared) touch different factors, so a reader can make two at once. With float16, forgetting
+    the values (×1/2) and 4 bytes a number (×2) gave exactly the right number; no pair may cancel."""
+    ex = EXERCISES["15.4"]
+    answer = ex.answer.value[0]
+    factors = {m.misconception.key: m.computed[0] / answer for m in ex.mistakes}
+    assert len(factors) >= 3
+    for a, fa in factors.items():
+        assert abs(fa - 1) * answer > ex.answer.tol, a
+        for b, fb in factors.items():
+            if a < b:
+                assert abs(fa * fb - 1) * answer > ex.answer.tol, (a, b)
+
+
+@pytest.mark.parametrize("eid", ["11.1", "11.2", "15.1"])
+def test_a_float_mask_where_a_boolean_one_is_asked_is_not_accepted(eid: str) -> None:
+    reference = EXERCISES[eid].answer.reference
+
+    def as_float(*args):  # noqa: ANN002, ANN202
+        return reference(*args).float()
+
+    v = diagnose(eid, as_float)
+    assert v.status == "not-yet" and "boolean mask" in v.message, v.text()
+
+
+def test_answers_that_hold_tensors_needing_grad_or_sparse_ones_get_a_verdict() -> None:
+    w = torch.tensor(EXERCISES["08.1"].answer.value, requires_grad=True)
+    assert diagnose("08.1", [w[0], w[1], w[2]]).status == "correct"
+    assert diagnose("08.1", (w[0], w[1], w[2])).status == "correct"
+    assert diagnose("08.1", w.detach().to_sparse()).status == "correct"
+
+
+def test_a_function_that_empties_a_list_argument_changes_no_other_call() -> None:
+    reference = EXERCISES["11.2"].answer.reference
+
+    def emptying(lengths, n):  # noqa: ANN001, ANN202
+        out = reference(list(lengths), n)
+        lengths.clear()
+        return out
+
+    assert diagnose("11.2", emptying).status == "correct"
+
+
+def test_a_runaway_answer_inside_except_exception_is_stopped() -> None:
+    import threading
+
+    def stubborn(*args):  # noqa: ANN002, ANN202
+        while True:
+            try:
+                while True:
+                    pass
+            except Exception:  # noqa: BLE001, S110 - what a reader might write
+                pass
+
+    before = threading.active_count()
+    v = diagnose("04.4", stubborn, timeout=0.3)
+    assert v.status == "invalid" and "did not return" in v.message
+    time.sleep(0.2)
+    assert threading.active_count() == before, "the reader's thread is still running"
+
+
+def _own_wrong_answers(ex) -> list:  # noqa: ANN001
+    """Wrong answers of our own, beyond the mistakes the data lists: shifted, doubled, negated and
+    zeroed numbers; every other option; the wrong step or a far value; code that returns zeros, the
+    reference plus one, or the reference's transpose."""
+    spec = ex.answer
+    if isinstance(spec, Numeric):
+        v = spec.value
+        candidates = [v + 10 * spec.tol + 0.1, v * 2 + 1, -v - 1, np.zeros_like(v) + 0.123456]
+        return [[float(x) for x in c] for c in candidates if not np.allclose(c, v, atol=spec.tol)]
+    if isinstance(spec, Choice):
+        return [k for k in spec.keys if k != spec.correct]
+    if isinstance(spec, FindError):
+        right = [float(x) for x in spec.value.value]
+        far = [x * 3 + 7 for x in right]
+        return [(k, right) for k in spec.keys if k != spec.wrong_step] + [(spec.wrong_step, far)]
+    reference = spec.reference
+
+    def zeros(*args):  # noqa: ANN002, ANN202
+        out = reference(*args)
+        return tuple(torch.zeros_like(torch.as_tensor(o), dtype=torch.float64) for o in out) if isinstance(out, tuple) \
+            else torch.zeros_like(torch.as_tensor(out), dtype=torch.float64)
+
+    def plus_one(*args):  # noqa: ANN002, ANN202
+        out = reference(*args)
+        return tuple(torch.as_tensor(o, dtype=torch.float64) + 1 for o in out) if isinstance(out, tuple) \
+            else torch.as_tensor(out, dtype=torch.float64) + 1
+
+    return [zeros, plus_one]
+
+
+@pytest.mark.parametrize("eid", IDS)
+def test_our_own_wrong_answers_are_never_called_correct(eid: str) -> None:
+    ex = EXERCISES[eid]
+    wrong = _own_wrong_answers(ex)
+    assert wrong, eid
+    for answer in wrong:
+        v = diagnose(eid, answer)
+        assert v.status != "correct", (eid, answer, v.text())

@@ -44,9 +44,24 @@ def rows_naive(x: torch.Tensor) -> torch.Tensor:
 
 
 @code.function
+def rows_global_max(x: torch.Tensor) -> torch.Tensor:
+    e = torch.exp(x - x.max())  # one max for the whole matrix: a row far below it underflows to 0/0
+    return e / e.sum(dim=-1, keepdim=True)  # (n, m)
+
+
+@code.function
+def rows_mean_shift(x: torch.Tensor) -> torch.Tensor:
+    e = torch.exp(x - x.mean(dim=-1, keepdim=True))  # the row mean: a wide row still overflows
+    return e / e.sum(dim=-1, keepdim=True)  # (n, m)
+
+
+@code.function
 def rows_cases(rng: np.random.Generator) -> list[tuple]:
     big = torch.tensor([[1000.0, 999.0, 998.0], [-5.0, 0.0, 800.0]], dtype=torch.float64)
-    return [(randn(rng, 3, 4),), (randn(rng, 2, 5) * 3,), (big,)]
+    # rows far apart (one max for the matrix fails) and a row 2000 wide (shifting by its mean fails)
+    apart = torch.tensor([[1000.0, 999.0, 998.0], [-1000.0, -999.0, -998.0], [-1000.0, -1000.0, 1000.0]],
+                         dtype=torch.float64)
+    return [(randn(rng, 3, 4),), (randn(rng, 2, 5) * 3,), (big,), (apart,)]
 
 
 T = 2.0

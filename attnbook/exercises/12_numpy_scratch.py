@@ -61,7 +61,7 @@ def sa_cases(rng: np.random.Generator) -> list[tuple]:
             for length, dm, dk, dv in ((4, 5, 4, 3), (3, 4, 9, 2), (6, 3, 16, 4))]
 
 
-code.add(  # 11.2
+code.add(  # 12.2
     ex2_missing_scale=_sa_with_scale(lambda d: 1.0),
     ex2_divide_by_dk=_sa_with_scale(lambda d: 1.0 / d),
 )
@@ -77,7 +77,7 @@ def mse_grad() -> np.ndarray:
     return 2.0 * (Y_HAT - TARGET) / Y_HAT.shape[0]
 
 
-code.add(  # 11.3
+code.add(  # 12.3
     ex3_forgot_two=lambda: (Y_HAT - TARGET) / Y_HAT.shape[0],
     ex3_forgot_mean=lambda: 2.0 * (Y_HAT - TARGET),
     ex3_sign_flipped=lambda: -mse_grad(),

@@ -19,7 +19,7 @@ code = ChapterCode(__name__)
 TOKENS = text.tokenize(examples.BANK_LOAN_SENTENCE)
 PATH = recurrence.path_counts(TOKENS, "bank", "it")
 
-code.add(  # 12.1
+code.add(  # 13.1
     ex1_answer=lambda: PATH.rnn_path_length,
     ex1_sentence_length=lambda: PATH.rnn_steps_total,
     ex1_counted_words=lambda: PATH.rnn_path_length + 1,
@@ -29,14 +29,14 @@ code.add(  # 12.1
 
 N, D = 10, 64
 
-code.add(  # 12.2
+code.add(  # 13.2
     ex2_answer=lambda: recurrence.multiply_adds(N, D)["attention"],
     ex2_no_projections=lambda: 2 * N * N * D,
     ex2_scores_only=lambda: 3 * N * D * D + N * N * D,
 )
 
 
-code.add(  # 12.3
+code.add(  # 13.3
     ex3_correct=lambda: ("b" if cost.score_matrix_bytes(1, 1, 2 * N) == 4 * cost.score_matrix_bytes(1, 1, N)
                          else "?"),
 )

@@ -58,7 +58,7 @@ def merge_cases(rng: np.random.Generator) -> list[tuple]:
     return [(randn(rng, b, h, n, d),) for b, h, n, d in ((1, 2, 3, 2), (2, 3, 4, 5), (1, 4, 2, 3))]
 
 
-code.add(  # 13.2
+code.add(  # 14.2
     ex2_heads_interleaved=lambda x: x.permute(0, 2, 3, 1).reshape(x.shape[0], x.shape[2], -1),  # (B, n, d_head·h)
 )
 
@@ -66,7 +66,7 @@ code.add(  # 13.2
 D_MODEL, H = 512, 8
 _MHA = attnlib.MultiHeadAttention(D_MODEL, H)
 
-code.add(  # 13.3
+code.add(  # 14.3
     ex3_answer=lambda: _MHA.d_head if hasattr(_MHA, "d_head") else D_MODEL // H,
     ex3_full_width_heads=lambda: D_MODEL,
     ex3_multiplied=lambda: D_MODEL * H,
@@ -79,7 +79,7 @@ MASKED = np.where(ALLOWED, SC, -np.inf)
 EXP = np.exp(MASKED)
 EXP_SLIP = np.where(ALLOWED, EXP, 1.0)  # the slip: e^(−∞) written as 1
 
-code.add(  # 13.4
+code.add(  # 14.4
     ex4_answer=lambda: EXP[2],
     ex4_exp_of_zero=lambda: EXP_SLIP[2],
     ex4_weight_not_exp=lambda: (EXP_SLIP / EXP_SLIP.sum())[2],

@@ -79,7 +79,7 @@ def append_cases(rng: np.random.Generator) -> list[tuple]:
 CACHED, NEW = 5, 2  # tokens already in the cache, and new tokens arriving together
 SEEN = attnlib.causal_mask(NEW, CACHED + NEW, alignment="bottom_right")  # (NEW, CACHED + NEW)
 
-code.add(  # 16.3
+code.add(  # 15.3
     ex3_answer=lambda: SEEN[0].sum(),
     ex3_top_left=lambda: attnlib.causal_mask(NEW, CACHED + NEW)[0].sum(),
     ex3_no_mask_in_chunk=lambda: CACHED + NEW,
@@ -90,15 +90,16 @@ LAYERS, Q_HEADS, D_K, N = 24, 16, 64, 2048
 MIB = 2**20
 
 
-def _mqa_mib(*, kv_heads: int = 1, dtype: torch.dtype = torch.float16) -> float:
+def _mqa_mib(*, kv_heads: int = 1, dtype: torch.dtype = torch.float32) -> float:
     return decoding.kv_cache_bytes(layers=LAYERS, kv_heads=kv_heads, n=N, d_k=D_K, dtype=dtype) / MIB
 
 
-code.add(  # 16.4
+code.add(  # 15.4
     ex4_answer=_mqa_mib,
     ex4_no_factor_2=lambda: _mqa_mib() / 2,
     ex4_mqa_not_shared=lambda: _mqa_mib(kv_heads=Q_HEADS),
-    ex4_float32_bytes=lambda: _mqa_mib(dtype=torch.float32),
+    ex4_bits_not_bytes=lambda: 8 * _mqa_mib(),
+    ex4_mb_not_mib=lambda: _mqa_mib() * MIB / 1e6,
 )
 
 T, D = 1536, 512
@@ -107,7 +108,7 @@ PROJECTIONS = decoding.decode_step_flops(T, D) - ATTENTION  # 8·d², the same f
 ATTENTION_SLIP = T * ATTENTION  # the slip: all t queries again, the t × t square
 MFLOP = 1e6
 
-code.add(  # 16.5
+code.add(  # 15.5
     ex5_answer=lambda: ATTENTION / MFLOP,
     ex5_step_total=lambda: (PROJECTIONS + ATTENTION) / MFLOP,
     ex5_one_product=lambda: ATTENTION / 2 / MFLOP,

@@ -17,8 +17,8 @@ evaluated from strings. Used in: the "Exercises" section of every chapter, and t
 
 from __future__ import annotations
 
+import copy
 import ctypes
-import math
 import re
 import threading
 import time
@@ -268,18 +268,37 @@ def _verdict(ex: Exercise, status: str, message: str, *, mistake: Mistake | None
 
 # --- numbers from a reader --------------------------------------------------------------------
 
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_SEPARATORS = re.compile(r"[\s,;()\[\]]+")
+# One rule for what counts as a number, the same in exercise.js: the text is NFKC-normalised (full-width
+# digits and signs become ASCII), the minus sign U+2212 that the book prints becomes "-", invisible
+# characters (byte-order mark, zero-width spaces) are dropped; then only the ASCII digits 0-9 count.
+_NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+_SEPARATORS = re.compile(r"[ \t\n\r\f\v,;()\[\]]+")
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060"))
+
+
+def normalise_text(text: str) -> str:
+    """A reader's typed answer in the form the rule reads (see the comment above)."""
+    return unicodedata.normalize("NFKC", text).replace("\u2212", "-").translate(_INVISIBLE).strip(" \t\n\r\f\v")
 
 
 class AnswerError(ValueError):
     """An answer that cannot be judged; the message says why, in the words the page uses too."""
 
 
-def _as_float_array(x: Any) -> np.ndarray:
+def _plain(x: Any) -> Any:
+    """``x`` with every torch tensor in it (nested in lists or tuples too) as a NumPy array: detached
+    from autograd, dense, on the CPU."""
     if isinstance(x, torch.Tensor):
-        x = x.detach().cpu().double().numpy()
-    return np.asarray(x, dtype=np.float64).reshape(-1)
+        x = x.detach().cpu()
+        x = x.to_dense() if x.layout != torch.strided else x
+        return x.numpy() if x.dtype == torch.bool else x.double().numpy()
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _as_float_array(x: Any) -> np.ndarray:
+    return np.asarray(_plain(x), dtype=np.float64).reshape(-1)
 
 
 def _describe(x: Any) -> str:
@@ -296,7 +315,7 @@ def parse_numbers(answer: Any, expect: str) -> np.ndarray:
     if answer is None:
         raise AnswerError(f"Empty answer: enter {expect}.")
     if isinstance(answer, str):
-        tokens = [t for t in _SEPARATORS.split(answer.strip()) if t]
+        tokens = [t for t in _SEPARATORS.split(normalise_text(answer)) if t]
         if not tokens:
             raise AnswerError(f"Empty answer: enter {expect}.")
         values = []
@@ -304,7 +323,8 @@ def parse_numbers(answer: Any, expect: str) -> np.ndarray:
             if t.lower() in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity"):
                 raise AnswerError("Your answer contains NaN or infinity: enter finite numbers.")
             if not _NUMBER.match(t):
-                raise AnswerError(f"Expected {expect}; {t!r} is not a number.")
+                digits = " (write numbers with the digits 0-9)" if any(c.isdecimal() and not c.isascii() for c in t) else ""
+                raise AnswerError(f"Expected {expect}; '{t}' is not a number{digits}.")
             values.append(float(t))
         arr = np.asarray(values, dtype=np.float64)
     else:
@@ -327,13 +347,14 @@ def _matches(got: np.ndarray, target: np.ndarray, tol: float) -> bool:
 
 def _parse_option(answer: Any, keys: Sequence[str]) -> str:
     choices = ", ".join(keys)
-    if answer is None or (isinstance(answer, str) and not answer.strip()):
+    if answer is None or (isinstance(answer, str) and not normalise_text(answer)):
         raise AnswerError(f"Empty answer: choose one of {choices}.")
     if not isinstance(answer, str):
         raise AnswerError(f"Choose one of {choices} (the letter, as text), got a {_describe(answer)}.")
-    key = answer.strip().strip("()").lower()
+    raw = normalise_text(answer)
+    key = raw.lstrip("(").rstrip(")").lower()
     if key not in keys:
-        raise AnswerError(f"Choose one of {choices}; {answer.strip()!r} is not one of them.")
+        raise AnswerError(f"Choose one of {choices}; '{raw}' is not one of them.")
     return key
 
 
@@ -348,7 +369,22 @@ def _diagnose_numeric(ex: Exercise, spec: Numeric, answer: Any, mistakes: Sequen
             return _verdict(ex, "misconception", "", mistake=m)
     if got.size != spec.value.size:
         raise AnswerError(f"Expected {spec.expect}, got {got.size} number{'s' if got.size != 1 else ''}.")
+    if _matches(got, spec.value, NEAR_MISS * spec.tol):
+        return _verdict(ex, "not-yet", NEAR_MISS_MESSAGE.format(expect=spec.expect), link=ex.section)
+    for power in UNIT_POWERS if np.all(spec.value != 0) else ():
+        if _matches(got, spec.value * 10.0 ** power, spec.tol * 10.0 ** max(power, 0)):
+            return _verdict(ex, "not-yet", UNIT_MESSAGE.format(power=power, expect=spec.expect), link=ex.section)
     return _verdict(ex, "not-yet", ex.hint, link=ex.section)
+
+
+#: The right number in another unit (FLOP for MFLOP, bytes for kB) differs by one of these powers of 10.
+UNIT_POWERS = (3, 6, 9, -3, -6, -9)
+UNIT_MESSAGE = ("Your number is the right one times 10^{power}: the method is right, the unit is not. "
+                "Enter {expect}, in the unit the exercise asks for.")
+#: An answer within this many tolerances of the right one has the right method and the wrong rounding.
+NEAR_MISS = 10
+NEAR_MISS_MESSAGE = ("Close: your method looks right, but the value is off by more than rounding allows. "
+                     "Check your rounding (keep more decimals in the steps): enter {expect}.")
 
 
 def _diagnose_choice(ex: Exercise, spec: Choice, answer: Any) -> Verdict:
@@ -375,7 +411,7 @@ def _diagnose_find_error(ex: Exercise, spec: FindError, answer: Any) -> Verdict:
         return _verdict(ex, "not-yet", ex.hint, link=ex.section)
     value_mistakes = [m for m in ex.mistakes if m.computed is not None]
     v = _diagnose_numeric(ex, spec.value, answer[1], value_mistakes)
-    if v.status == "not-yet":
+    if v.status == "not-yet" and v.message == ex.hint:  # a near miss or a unit slip keeps its own message
         return _verdict(ex, "not-yet", spec.value_hint, link=ex.section)
     return v
 
@@ -410,15 +446,20 @@ def check(exercise_id: str, answer: Any, *, timeout: float = CODE_TIMEOUT) -> No
 
 # --- code exercises ----------------------------------------------------------------------------
 
-class _Timeout(Exception):
-    pass
+class _Timeout(BaseException):
+    """Raised inside a reader's function whose time is up; a BaseException, so that the reader's
+    ``except Exception: pass`` cannot swallow it."""
 
 
-def _stop_thread(thread: threading.Thread) -> None:
-    """Raise an exception inside ``thread`` at its next Python instruction (a loop that never ends
-    is stopped; a long C call finishes first, then stops)."""
-    if thread.ident is not None:
+def _stop_thread(thread: threading.Thread, patience: float = 2.0) -> bool:
+    """Raise :class:`_Timeout` inside ``thread`` at its next Python instruction, again and again until
+    it ends (a loop that catches even BaseException once is caught at its next turn); a long C call
+    finishes first, then stops. True when the thread has ended within ``patience`` seconds."""
+    deadline = time.perf_counter() + patience
+    while thread.is_alive() and thread.ident is not None and time.perf_counter() < deadline:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Timeout))
+        thread.join(0.05)
+    return not thread.is_alive()
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> tuple[str, Any]:
@@ -438,7 +479,6 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> tupl
     thread.join(timeout)
     if thread.is_alive():
         _stop_thread(thread)
-        thread.join(0.5)
         return "timeout", None
     if "error" in box:
         return "raised", box["error"]
@@ -448,11 +488,11 @@ def _call(fn: Callable[..., Any], args: tuple[Any, ...], timeout: float) -> tupl
 
 
 def _copy(x: Any) -> Any:
+    """A fresh copy of one case's argument, so that a function that changes its inputs (empties a
+    list, writes into a tensor) changes nothing the next call sees."""
     if isinstance(x, torch.Tensor):
-        return x.clone()
-    if isinstance(x, np.ndarray):
-        return x.copy()
-    return x
+        return x.detach().clone()
+    return copy.deepcopy(x)
 
 
 def _parts(x: Any) -> list[np.ndarray] | None:
@@ -462,19 +502,22 @@ def _parts(x: Any) -> list[np.ndarray] | None:
     for item in items:
         if item is None or isinstance(item, (str, bytes, dict)):
             return None
-        if isinstance(item, torch.Tensor):
-            item = item.detach().cpu()
-            item = item.double() if not item.dtype.is_complex else item
-            out.append(item.numpy())
-            continue
+        if isinstance(item, torch.Tensor) and item.dtype.is_complex:
+            return None
         try:
-            arr = np.asarray(item)
+            arr = np.asarray(_plain(item))
             if arr.dtype == object or arr.dtype.kind not in "biuf":
                 return None
             out.append(arr.astype(np.float64))
         except (TypeError, ValueError):
             return None
     return out
+
+
+def _is_bool(x: Any) -> list[bool]:
+    """For each part of a function's result (a tuple gives several), whether it is a boolean tensor/array."""
+    items = list(x) if isinstance(x, tuple) else [x]
+    return [isinstance(i, (torch.Tensor, np.ndarray)) and i.dtype in (torch.bool, np.bool_) for i in items]
 
 
 def _same(a: list[np.ndarray], b: list[np.ndarray], rtol: float, atol: float) -> bool:
@@ -505,9 +548,10 @@ def _diagnose_code(ex: Exercise, spec: Code, fn: Any, timeout: float) -> Verdict
     if not callable(fn):
         raise AnswerError(f"Pass your function itself, e.g. check({ex.id!r}, {name}) — got a {_describe(fn)}.")
     cases = spec.make_cases()
-    expected = [_parts(spec.reference(*(_copy(a) for a in args))) for args in cases]
+    references = [spec.reference(*(_copy(a) for a in args)) for args in cases]
+    expected = [_parts(r) for r in references]
     got: list[list[np.ndarray]] = []
-    started = time.perf_counter()
+    not_bool: str | None = None  # set when a boolean mask is asked for and a number tensor came back
     for i, args in enumerate(cases, start=1):
         where = f"case {i} of {len(cases)} (inputs of shape {_shapes(args)})"
         status, value = _call(fn, tuple(_copy(a) for a in args), timeout)
@@ -521,9 +565,14 @@ def _diagnose_code(ex: Exercise, spec: Code, fn: Any, timeout: float) -> Verdict
         parts = _parts(value)
         if parts is None or len(parts) != len(expected[i - 1]):
             raise AnswerError(f"Your function returned a {_describe(value)} on {where}; expected {spec.returns}.")
+        wanted, given = _is_bool(references[i - 1]), _is_bool(value)
+        if not_bool is None and any(w and not g for w, g in zip(wanted, given)):
+            part = value[wanted.index(True)] if isinstance(value, tuple) else value
+            not_bool = BOOL_MASK_MESSAGE.format(dtype=getattr(part, "dtype", _describe(part)))
         got.append(parts)
-    del started
     if all(_same(g, e, spec.rtol, spec.atol) for g, e in zip(got, expected)):
+        if not_bool is not None:  # the right 0/1 pattern in a float tensor masks nothing
+            return _verdict(ex, "not-yet", not_bool, link=ex.section)
         return _verdict(ex, "correct", ex.why)
     for m in ex.mistakes:
         if m.impl is None:
@@ -545,6 +594,10 @@ def _diagnose_code(ex: Exercise, spec: Code, fn: Any, timeout: float) -> Verdict
     raise AssertionError("unreachable: some case must differ")  # pragma: no cover
 
 
+BOOL_MASK_MESSAGE = ("Return a boolean mask (dtype torch.bool, True = may attend), not {dtype}: used as a mask, "
+                     "a floating tensor is added to the scores, so its 1.0 and 0.0 mask nothing.")
+
+
 # --- rounding helpers for prompts ---------------------------------------------------------------
 
 def fmt(x: Any, digits: int = 3) -> str:
@@ -553,6 +606,3 @@ def fmt(x: Any, digits: int = 3) -> str:
     items = [f"{v:.{digits}f}" for v in arr]
     return items[0] if arr.size == 1 and np.ndim(x) == 0 else "[" + ", ".join(items) + "]"
 
-
-def sqrt(x: float) -> float:
-    return math.sqrt(x)

@@ -4,23 +4,40 @@
 // attnbook/exercises/_core.py, line for line: the same input gives the same verdict in both. Code
 // exercises show the task and point to a live kernel.
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const SEPARATORS = /[\s,;()[\]]+/;
+// One rule for what counts as a number, the same as normalise_text and parse_numbers in _core.py:
+// NFKC (full-width digits and signs become ASCII), U+2212 becomes "-", invisible characters go,
+// then only the ASCII digits 0-9 count.
+const NUMBER = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
+const SEPARATORS = /[ \t\n\r\f\v,;()[\]]+/;
 const NONFINITE = ["nan", "inf", "+inf", "-inf", "infinity", "-infinity"];
+const UNIT_POWERS = [3, 6, 9, -3, -6, -9];
+const UNIT_MESSAGE = "Your number is the right one times 10^{power}: the method is right, the unit is not. " +
+  "Enter {expect}, in the unit the exercise asks for.";
+const NEAR_MISS = 10;
+const NEAR_MISS_MESSAGE = "Close: your method looks right, but the value is off by more than rounding allows. " +
+  "Check your rounding (keep more decimals in the steps): enter {expect}.";
+
+function normaliseText(text) {
+  return String(text).normalize("NFKC").replace(/\u2212/g, "-").replace(/[\ufeff\u200b\u200c\u200d\u2060]/g, "")
+    .replace(/^[ \t\n\r\f\v]+|[ \t\n\r\f\v]+$/g, "");
+}
 
 class AnswerError extends Error {}
 
 // parse_numbers in _core.py: numbers separated by commas, spaces or semicolons; brackets ignored.
 function parseNumbers(text, expect) {
   if (text === null || text === undefined) throw new AnswerError(`Empty answer: enter ${expect}.`);
-  const tokens = String(text).trim().split(SEPARATORS).filter((t) => t.length > 0);
+  const tokens = normaliseText(text).split(SEPARATORS).filter((t) => t.length > 0);
   if (tokens.length === 0) throw new AnswerError(`Empty answer: enter ${expect}.`);
   const values = [];
   for (const t of tokens) {
     if (NONFINITE.includes(t.toLowerCase())) {
       throw new AnswerError("Your answer contains NaN or infinity: enter finite numbers.");
     }
-    if (!NUMBER.test(t)) throw new AnswerError(`Expected ${expect}; '${t}' is not a number.`);
+    if (!NUMBER.test(t)) {
+      const digits = /(?![0-9])\p{Nd}/u.test(t) ? " (write numbers with the digits 0-9)" : "";
+      throw new AnswerError(`Expected ${expect}; '${t}' is not a number${digits}.`);
+    }
     values.push(Number(t));
   }
   if (!values.every(Number.isFinite)) throw new AnswerError("Your answer contains NaN or infinity: enter finite numbers.");
@@ -35,10 +52,10 @@ function matches(got, target, tol) {
 
 function parseOption(answer, keys) {
   const choices = keys.join(", ");
-  if (answer === null || answer === undefined || String(answer).trim() === "") {
+  if (answer === null || answer === undefined || normaliseText(answer) === "") {
     throw new AnswerError(`Empty answer: choose one of ${choices}.`);
   }
-  const raw = String(answer).trim();
+  const raw = normaliseText(answer);
   const key = raw.replace(/^\(+|\)+$/g, "").toLowerCase();
   if (!keys.includes(key)) throw new AnswerError(`Choose one of ${choices}; '${raw}' is not one of them.`);
   return key;
@@ -59,6 +76,15 @@ function diagnoseNumeric(ex, spec, text, mistakes) {
   if (got.length !== spec.value.length) {
     throw new AnswerError(`Expected ${spec.expect}, got ${got.length} number${got.length !== 1 ? "s" : ""}.`);
   }
+  if (matches(got, spec.value, NEAR_MISS * spec.tol)) {
+    return verdict(ex, "not-yet", NEAR_MISS_MESSAGE.replace("{expect}", spec.expect), true);
+  }
+  for (const power of spec.value.every((v) => v !== 0) ? UNIT_POWERS : []) {
+    const scaled = spec.value.map((v) => v * 10 ** power);
+    if (matches(got, scaled, spec.tol * 10 ** Math.max(power, 0))) {
+      return verdict(ex, "not-yet", UNIT_MESSAGE.replace("{power}", power).replace("{expect}", spec.expect), true);
+    }
+  }
   return verdict(ex, "not-yet", ex.hint, true);
 }
 
@@ -76,7 +102,8 @@ function diagnoseFindError(ex, spec, step, text) {
     return verdict(ex, "not-yet", ex.hint, true);
   }
   const v = diagnoseNumeric(ex, spec.value, text, ex.mistakes.filter((m) => m.value));
-  return v.status === "not-yet" ? verdict(ex, "not-yet", spec.valueHint, true) : v;
+  // a near miss or a unit slip keeps its own message
+  return v.status === "not-yet" && v.message === ex.hint ? verdict(ex, "not-yet", spec.valueHint, true) : v;
 }
 
 // The verdict on an answer: `answer` is the text of the input (numeric), the chosen key (choice), or
