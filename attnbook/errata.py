@@ -257,8 +257,8 @@ def classify(document_value: str, correct: Any) -> str:
     return worst
 
 
-#: Significant digits a displayed number keeps at most: beyond them float64 arithmetic of another
-#: CPU (its BLAS and SIMD kernels) may give other digits, and a page must not depend on them.
+#: The most significant digits a displayed number keeps. Beyond them the float64 arithmetic of
+#: another CPU (its BLAS and SIMD kernels) may give other digits, and a page must not depend on them.
 SIGNIFICANT = 8
 
 

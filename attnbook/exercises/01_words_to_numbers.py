@@ -48,6 +48,7 @@ code.add(  # 01.2
     ex2_answer=lambda: IDF,
     ex2_copied_the_slip=lambda: SLIP_IDF,
     ex2_inverted_ratio=lambda: float(np.log(DF / len(DOCS))),
+    ex2_product_not_step=lambda: TF * IDF,
 )
 
 
