@@ -143,7 +143,7 @@ test-envs: $(STAMP)
 	@$(STEP) "reader environments: every chapter on Binder and on Colab" pytest_rc tests/envs
 
 # Debian's Chromium for the browser tests, in its headless build (package chromium-headless-shell:
-# the same engine without the desktop browser, about 0.7 times the test time, benchmarks/TEST_TIME.md);
+# the same engine without the desktop browser, about 0.7 times the test time, docs/notes/TEST_TIME.md);
 # installed with apt in CI, never a downloaded browser. $CHROMIUM, or an installed full chromium, also do.
 browser-deps:
 	@if [ -n "$${CHROMIUM:-}" ] || command -v chromium-headless-shell >/dev/null; then exit 0; fi; \

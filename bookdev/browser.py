@@ -4,7 +4,7 @@ by Playwright, with every request to another host blocked and recorded.
 Never downloads a browser: the executable is ``$CHROMIUM``, else Debian's headless build of Chromium
 (package ``chromium-headless-shell``, installed by ``make browser-deps``), else Debian's full
 ``chromium``. The headless build is the same Blink engine without the desktop browser around it;
-the browser tests take about 0.7 times as long in it (benchmarks/TEST_TIME.md). Used by the browser-test fixtures
+the browser tests take about 0.7 times as long in it (docs/notes/TEST_TIME.md). Used by the browser-test fixtures
 (``tests/browser/conftest.py``), ``benchmarks/bench_widgets.py`` and ``tools/page_weight.py``.
 """
 

@@ -12,9 +12,11 @@ import sys
 
 from tests._project import ROOT, pyproject_toml
 
-CORE = ["attnlib", "attnlib.softmax", "attnlib.attention", "attnlib.attention_np", "attnlib.masks",
-        "attnlib.modules", "attnlib.chunked", "attnlib.scratch", "attnlib.scaling", "attnlib.examples",
-        "attnlib.text", "attnlib.heads", "attnlib.cost", "attnlib._checks", "attnlib.recurrence"]
+#: Every module of attnlib except the viz layer (plots, style) and the widgets is core: derived from
+#: the tree, so a new module is guarded the day it is added.
+NOT_CORE = {"plots", "style"}
+CORE = ["attnlib"] + [f"attnlib.{p.stem}" for p in sorted((ROOT / "attnlib").glob("*.py"))
+                      if p.stem != "__init__" and p.stem not in NOT_CORE]
 FORBIDDEN = ["matplotlib", "seaborn", "ipywidgets", "anywidget"]
 
 
@@ -139,3 +141,10 @@ def test_no_site_extension_shadows_a_package() -> None:
     assert {"attnlib", "attnbook", "bookdev"} <= packages, packages
     clashes = sorted(p.name for p in (ROOT / "_ext").iterdir() if p.stem in packages)
     assert not clashes, f"_ext/ modules named like a package: {clashes}"
+
+
+def test_the_core_list_is_derived_from_the_tree() -> None:
+    assert {"attnlib.decoding", "attnlib.grads", "attnlib.learning", "attnlib.lookup", "attnlib.report",
+            "attnlib._checks", "attnlib.softmax"} <= set(CORE)
+    assert not any(m.startswith(("attnlib.plots", "attnlib.style", "attnlib.widgets")) for m in CORE)
+    assert len(CORE) == 1 + len([p for p in (ROOT / "attnlib").glob("*.py") if p.stem != "__init__"]) - len(NOT_CORE)

@@ -1,6 +1,6 @@
 """Page weight: the bytes a reader's browser transfers on a first visit to each page of the built site.
 
-    .venv/bin/python -m tools.page_weight [_build/html] [--out benchmarks/PAGE_WEIGHT.md]   (make page-weight)
+    .venv/bin/python -m tools.page_weight [_build/html] [--out benchmarks/PAGE_WEIGHT_TABLE.md]   (make page-weight)
 
 Each page is opened in Debian's Chromium (Playwright, headless) in a fresh browser context (empty
 cache: a first visit), served from ``_build/html`` on 127.0.0.1 with every other host blocked, and

@@ -1,6 +1,6 @@
 """Page weight on a first visit (tools/page_weight.py): the bytes a browser transfers, gzip as a static
 host serves them, for every chapter. Ordinary chapters stay within 600 kB, chapters with sliders
-within 1.2 MB (their widget manager is built without the ipywidgets controls: benchmarks/PAGE_WEIGHT.md).
+within 1.2 MB (their widget manager is built without the ipywidgets controls: docs/notes/PAGE_WEIGHT.md).
 """
 
 from __future__ import annotations
