@@ -188,4 +188,4 @@ colab-cell: $(STAMP)
 
 # Size of the built site: total, biggest folders and files (run after make book).
 site-size: $(STAMP)
-	@$(BIN)/python tools/site_size.py _build/html
+	@$(BIN)/python -m tools.page_weight --disk _build/html

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from attnlib._checks import as_finite_array
+from attnlib._validate import as_finite_array
 
-from .errata import classify, parse_numbers
+from .errata import classify, printed_numbers
 
 VERDICT_TEXT = {"correct": "same", "rounding": "last digit", "wrong": "differs"}
 
@@ -34,7 +34,7 @@ def compare_row(document_value: str, computed: Any) -> str:
     if not isinstance(document_value, str):
         raise TypeError(f"document_value must be the printed string, got {type(document_value).__name__}")
     numbers = _as_list(computed)
-    printed, _ = parse_numbers(document_value)
+    printed, _ = printed_numbers(document_value)
     if len(printed) != len(numbers):
         raise ValueError(
             f"document value {document_value!r} prints {len(printed)} numbers but the computed value "
@@ -79,7 +79,7 @@ def document_tensor(printed: Sequence[str]) -> torch.Tensor:
     "Worked example: 'I am happy'" and "Worked example: 'it' attends"."""
     if isinstance(printed, str) or not printed:
         raise TypeError(f"printed must be a non-empty sequence of strings, got {printed!r}")
-    rows = [parse_numbers(r)[0] for r in printed]
+    rows = [printed_numbers(r)[0] for r in printed]
     lengths = sorted({len(r) for r in rows})
     if lengths[0] == 0 or len(lengths) != 1:
         raise ValueError(f"printed rows must each hold the same number (> 0) of values, got counts {lengths}")

@@ -6,7 +6,7 @@ Each row has these keys:
 ==================  ======================================================================================
 key                 meaning
 ==================  ======================================================================================
-``id``              short unique slug; it also names the row's check in ``attnbook.checks``
+``id``              short unique slug; it also names the row's derivation in ``attnbook.derivations``
 ``document``        "000" … "004" (the file in shared/seeds)
 ``section``         where in the document
 ``quantity``        what is printed or claimed
@@ -24,7 +24,7 @@ key                 meaning
 ==================  ======================================================================================
 
 There is no code in the YAML. Each row is checked by the function registered under its ``id`` in
-``attnbook.checks``; it returns the named values the verdict rests on (``attnbook.evidence``):
+``attnbook.derivations``; it returns the named values the verdict rests on (``attnbook.evidence``):
 the exact value, the document's own route from its printed inputs, or a finding about a claim.
 :func:`judge` applies the rule (``RULE``, written on the Errata page and in CONTRIBUTING) to them.
 Used in: "Errata", "Number audit".
@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 import yaml
 
-from .checks import CHECKS, plain
-from .evidence import Finding, MadeUp, Numeric
+from .derivations import DERIVATIONS, plain
+from .evidence import Exact, Finding, MadeUp
 
 VERDICTS = ("correct", "rounding", "carried", "wrong", "illustrative", "imprecise", "false claim")
 #: the verdicts of rows that are errata of their own (``carried`` rows sit inside their erratum)
@@ -104,17 +104,17 @@ def _require(path: Path, row: dict[str, Any]) -> None:
 
 
 def run_check(row_id: str) -> Any:
-    """The raw result of the check registered for ``row_id`` in ``attnbook.checks``."""
-    if row_id not in CHECKS:
-        raise ValueError(f"row {row_id!r} has no check: register one with @check({row_id!r}) in attnbook.checks")
-    return CHECKS[row_id]()
+    """The raw result of the check registered for ``row_id`` in ``attnbook.derivations``."""
+    if row_id not in DERIVATIONS:
+        raise ValueError(f"row {row_id!r} has no derivation: register one with @derives({row_id!r}) in attnbook.derivations")
+    return DERIVATIONS[row_id]()
 
 
 def evaluate(row: dict[str, Any]) -> Any:
     """The book's value for a row: the exact value of a numeric row (lists for arrays/tensors), or
     whether the computation confirms what the page says about a claim or made-up value (a bool)."""
     result = run_check(row["id"])
-    if isinstance(result, Numeric):
+    if isinstance(result, Exact):
         return plain(result.exact)
     if isinstance(result, Finding):
         return result.holds
@@ -143,14 +143,14 @@ def numeric_verdict(printed: str, exact: Any, route: Any = None, fed_by_erratum:
     unit in its last digit) from the document's own route, ``carried`` when an input of that route
     is itself an erratum and ``rounding`` when its inputs are correct; else ``rounding`` if within
     one unit of the exact value; else ``wrong``."""
-    printed_numbers, decimals = parse_numbers(printed)
+    printed_values, decimals = printed_numbers(printed)
     exact_numbers = _flatten(exact)
     route_numbers = _flatten(route) if route is not None else None
     for name, values in (("exact", exact_numbers), ("route", route_numbers)):
-        if values is not None and len(values) != len(printed_numbers):
-            raise ValueError(f"{printed!r} prints {len(printed_numbers)} numbers, the {name} value has {len(values)}")
+        if values is not None and len(values) != len(printed_values):
+            raise ValueError(f"{printed!r} prints {len(printed_values)} numbers, the {name} value has {len(values)}")
     worst = "correct"
-    for i, (p, d) in enumerate(zip(printed_numbers, decimals)):
+    for i, (p, d) in enumerate(zip(printed_values, decimals)):
         off_exact = _units_off(p, d, exact_numbers[i])
         if off_exact == 0:
             verdict = "correct"
@@ -196,7 +196,7 @@ def judge(row: dict[str, Any], by_id: dict[str, dict[str, Any]], _cache: dict[st
             shown={k: plain(v) for k, v in result.shown.items()},
         )
     else:
-        numeric = result if isinstance(result, Numeric) else Numeric(exact=result)
+        numeric = result if isinstance(result, Exact) else Exact(exact=result)
         exact = plain(numeric.exact)
         route_value, inputs, fed = None, {}, False
         if numeric.route is not None:
@@ -204,7 +204,7 @@ def judge(row: dict[str, Any], by_id: dict[str, dict[str, Any]], _cache: dict[st
             if unknown:
                 raise ValueError(f"row {row['id']!r}: route inputs {unknown} are not rows")
             inputs = {i: str(by_id[i]["document_value"]) for i in numeric.route.inputs}
-            arrays = [np.array(parse_numbers(v)[0], dtype=np.float64) for v in inputs.values()]
+            arrays = [np.array(printed_numbers(v)[0], dtype=np.float64) for v in inputs.values()]
             route_value = plain(numeric.route.compute(*arrays))
             fed = any(judge(by_id[i], by_id, cache).verdict not in ("correct",) for i in numeric.route.inputs)
         verdict = numeric_verdict(str(row["document_value"]), exact, route_value, fed)
@@ -226,7 +226,7 @@ def counts(rows: list[dict[str, Any]], judgements: dict[str, Judgement]) -> dict
     return {v: sum(judgements[r["id"]].verdict == v for r in rows) for v in VERDICTS}
 
 
-def parse_numbers(text: str) -> tuple[list[float], list[int]]:
+def printed_numbers(text: str) -> tuple[list[float], list[int]]:
     """Numbers in a printed string, with the count of decimals each was printed with."""
     found = list(_NUMBER.finditer(str(text)))
     return [float(m.group(0)) for m in found], [len(m.group(1) or "") for m in found]
@@ -238,7 +238,7 @@ def _flatten(value: Any) -> list[float]:
 
 def classify(document_value: str, correct: Any) -> str:
     """'correct', 'rounding' (only the last printed digit is off by one) or 'wrong'."""
-    printed, decimals = parse_numbers(document_value)
+    printed, decimals = printed_numbers(document_value)
     computed = _flatten(correct)
     if len(printed) != len(computed):
         raise ValueError(
@@ -280,7 +280,7 @@ def format_value(value: Any, decimals: int | None) -> str:
 # --- rendering (Markdown for the "Errata" page) ------------------------------------------------
 
 
-def show(value: Any, decimals: int | None = None) -> str:
+def render_value(value: Any, decimals: int | None = None) -> str:
     """A value as the page prints it: numbers with ``decimals`` places (4 by default), lists keep
     their nesting, strings and bools as words."""
     if isinstance(value, bool):
@@ -291,7 +291,7 @@ def show(value: Any, decimals: int | None = None) -> str:
         return str(value)
     if isinstance(value, float):
         return format_value(value, decimals)
-    return "[" + ", ".join(show(v, decimals) for v in value) + "]"
+    return "[" + ", ".join(render_value(v, decimals) for v in value) + "]"
 
 
 def _cell(text: Any) -> str:
@@ -301,12 +301,12 @@ def _cell(text: Any) -> str:
 def _values_line(row: dict[str, Any], j: Judgement) -> str:
     """The values the verdict rests on, in one Markdown list item."""
     if j.exact is not None:
-        parts = [f"exact: `{show(j.exact, row.get('decimals'))}`"]
+        parts = [f"exact: `{render_value(j.exact, row.get('decimals'))}`"]
         if j.route is not None:
             inputs = "; ".join(f"{i} `{_cell(v)}`" for i, v in j.inputs.items())
-            parts.append(f"document's own route ({_cell(j.note)}; from its printed {inputs}): `{show(j.route, row.get('decimals'))}`")
+            parts.append(f"document's own route ({_cell(j.note)}; from its printed {inputs}): `{render_value(j.route, row.get('decimals'))}`")
         return "- values: " + ", ".join(parts)
-    items = [f"{_cell(k)}: `{show(v)}`" for k, v in j.shown.items()]
+    items = [f"{_cell(k)}: `{render_value(v)}`" for k, v in j.shown.items()]
     line = "- values: " + ("; ".join(items) if items else "none")
     if j.edge:
         line += f"\n- edge: {_cell(j.edge)}"
@@ -336,7 +336,7 @@ def render_errata(rows: list[dict[str, Any]], judgements: dict[str, Judgement], 
             for c in kids:
                 jc = judgements[c["id"]]
                 out.append(f"  - consequence, {_cell(c['quantity'])}: document `{_cell(c['document_value'])}`, "
-                           f"corrected `{show(jc.exact, c.get('decimals'))}`, its own route "
-                           f"`{show(jc.route, c.get('decimals'))}` (**{jc.verdict}**). {_cell(c.get('why', ''))}")
+                           f"corrected `{render_value(jc.exact, c.get('decimals'))}`, its own route "
+                           f"`{render_value(jc.route, c.get('decimals'))}` (**{jc.verdict}**). {_cell(c.get('why', ''))}")
             out.append("")
     return "\n".join(out)

@@ -1,6 +1,6 @@
 """What a row check returns: the named values an errata verdict rests on.
 
-A check (``attnbook.checks``) returns one of these, or a bare value:
+A check (``attnbook.derivations``) returns one of these, or a bare value:
 
 - a number, list, array or tensor: the **exact** value of a numeric row, computed from the
   document's original inputs at full precision;
@@ -38,7 +38,7 @@ class Route:
 
 
 @dataclass(frozen=True)
-class Numeric:
+class Exact:
     """A numeric row's exact value and (optionally) the value the document's own route gives."""
 
     exact: Any

@@ -11,7 +11,7 @@ from typing import Literal
 import numpy as np
 import torch
 
-from ._checks import Alignment, check_causal, check_dropout, validate_qkv
+from ._validate import Alignment, require_causal, require_dropout, validate_qkv
 from .attention_np import attention_numpy
 from .masks import causal_allowed
 from .softmax import ArrayT, softmax_unchecked
@@ -63,8 +63,8 @@ def scaled_dot_product_attention(
     "Decoding: cross-attention and the KV cache".
     """
     backend, s, mask = validate_qkv(q, k, v, mask=mask, scale=scale, enable_gqa=enable_gqa)
-    causal = check_causal(is_causal, causal_alignment)
-    p = check_dropout(dropout_p, generator, backend)
+    causal = require_causal(is_causal, causal_alignment)
+    p = require_dropout(dropout_p, generator, backend)
     if backend == "numpy":
         return attention_numpy(q, k, v, mask=mask, causal=causal, scale=s, dropout_p=p, generator=generator,
                                enable_gqa=enable_gqa)

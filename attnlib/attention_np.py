@@ -9,7 +9,7 @@ from typing import Literal
 
 import numpy as np
 
-from ._checks import Alignment, check_causal, check_dropout, validate_qkv
+from ._validate import Alignment, require_causal, require_dropout, validate_qkv
 from .masks import causal_allowed
 from .softmax import softmax_unchecked
 
@@ -24,8 +24,8 @@ def scaled_dot_product_attention_np(
         if not isinstance(x, np.ndarray):
             raise TypeError(f"{name} must be a numpy.ndarray, got {type(x).__name__}")
     _, s, mask = validate_qkv(q, k, v, mask=mask, scale=scale, enable_gqa=enable_gqa)
-    causal = check_causal(is_causal, causal_alignment)
-    p = check_dropout(dropout_p, generator, "numpy")
+    causal = require_causal(is_causal, causal_alignment)
+    p = require_dropout(dropout_p, generator, "numpy")
     return attention_numpy(q, k, v, mask=mask, causal=causal, scale=s, dropout_p=p, generator=generator,
                            enable_gqa=enable_gqa)
 

@@ -43,7 +43,7 @@ from typing import Literal
 import numpy as np
 import torch
 
-from ._checks import check_bool, check_causal, check_min_ndim, check_positive_int, validate_qkv
+from ._validate import require_bool, require_causal, require_min_ndim, require_positive_int, validate_qkv
 from .attention import expand_kv_heads
 
 DEFAULT_BLOCK_SIZE = (256, 1024)  # (queries, keys) per tile
@@ -66,7 +66,7 @@ def chunked_attention(
     """``softmax(q kᵀ · scale + mask) v`` computed block by block with the online softmax; returns the output only.
 
     Same inputs and errors as ``attnlib.scaled_dot_product_attention`` (both call
-    ``attnlib._checks.validate_qkv``), and the same answer for every mask that function accepts:
+    ``attnlib._validate.validate_qkv``), and the same answer for every mask that function accepts:
     ``q`` is ``(..., n_q, d_k)``, ``k`` is ``(..., n_k, d_k)``, ``v`` is ``(..., n_k, d_v)``, leading
     dimensions broadcast, ``scale`` defaults to ``1/√d_k``, ``mask`` is boolean (True = may attend)
     or floating (added to the scores), broadcastable to ``(..., n_q, n_k)`` like torch's ``attn_mask``
@@ -93,12 +93,12 @@ def chunked_attention(
 
     Used in: "Attention at scale".
     """
-    bq, bk = _check_block_size(block_size)
+    bq, bk = _validate_block_size(block_size)
     if causal is not None:
-        if check_bool(causal, "causal") and check_bool(is_causal, "is_causal"):
+        if require_bool(causal, "causal") and require_bool(is_causal, "is_causal"):
             raise ValueError("pass is_causal or its older name causal, not both")
         is_causal = is_causal or causal
-    alignment = check_causal(is_causal, causal_alignment)
+    alignment = require_causal(is_causal, causal_alignment)
     backend, s, mask = validate_qkv(q, k, v, mask=mask, scale=scale, enable_gqa=enable_gqa)
     if backend != "torch":
         raise TypeError(
@@ -137,14 +137,14 @@ def _base2(mask: torch.Tensor) -> torch.Tensor:
     return torch.where(mask == float("-inf"), mask, scaled)
 
 
-def _check_block_size(block_size: object) -> tuple[int, int]:
+def _validate_block_size(block_size: object) -> tuple[int, int]:
     """``(queries, keys)`` per tile from an ``int`` or a pair of ``int``s, each > 0."""
     if isinstance(block_size, tuple):
         if len(block_size) != 2:
             raise ValueError(f"block_size must be an int or a pair (queries, keys), got {len(block_size)} numbers")
-        return (check_positive_int(block_size[0], "block_size[0] (queries)"),
-                check_positive_int(block_size[1], "block_size[1] (keys)"))
-    size = check_positive_int(block_size, "block_size")
+        return (require_positive_int(block_size[0], "block_size[0] (queries)"),
+                require_positive_int(block_size[1], "block_size[1] (keys)"))
+    size = require_positive_int(block_size, "block_size")
     return size, size
 
 
@@ -210,7 +210,7 @@ def online_softmax_update(
     for name, x in (("scores", scores), ("v_blk", v_blk), ("run_max", run_max), ("run_sum", run_sum), ("acc", acc)):
         if not isinstance(x, torch.Tensor):
             raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
-        check_min_ndim(x, name)
+        require_min_ndim(x, name)
     n_q, b, d_v = scores.shape[-2], scores.shape[-1], v_blk.shape[-1]
     if v_blk.shape[-2] != b:
         raise ValueError(f"scores {tuple(scores.shape)} has {b} keys but v_blk {tuple(v_blk.shape)} "

@@ -17,7 +17,7 @@ from typing import Any
 
 import torch
 
-from ._checks import check_positive_int
+from ._validate import require_positive_int
 
 
 def score_matrix_bytes(batch: int, heads: int, n_q: int, n_k: int | None = None, *,
@@ -26,7 +26,7 @@ def score_matrix_bytes(batch: int, heads: int, n_q: int, n_k: int | None = None,
 
     ``n_k`` defaults to ``n_q`` (self-attention). Used in: "Attention at scale".
     """
-    sizes = [check_positive_int(x, name) for x, name in
+    sizes = [require_positive_int(x, name) for x, name in
              ((batch, "batch"), (heads, "heads"), (n_q, "n_q"), (n_q if n_k is None else n_k, "n_k"))]
     if not isinstance(dtype, torch.dtype):
         raise TypeError(f"dtype must be a torch.dtype, got {type(dtype).__name__}")
@@ -40,9 +40,9 @@ def attention_flops(batch: int, heads: int, n_q: int, n_k: int, d_k: int, d_v: i
     defaults to ``d_k``). Softmax (a few operations per score) is not counted.
     Used in: "Attention at scale".
     """
-    b, h, nq, nk, dk = (check_positive_int(x, name) for x, name in
+    b, h, nq, nk, dk = (require_positive_int(x, name) for x, name in
                         ((batch, "batch"), (heads, "heads"), (n_q, "n_q"), (n_k, "n_k"), (d_k, "d_k")))
-    dv = dk if d_v is None else check_positive_int(d_v, "d_v")
+    dv = dk if d_v is None else require_positive_int(d_v, "d_v")
     return 2 * b * h * nq * nk * (dk + dv)
 
 
@@ -93,7 +93,7 @@ def best_time(fn: Callable[[], Any], repeats: int = 3, *, warmup: bool = True) -
     The minimum is the run least disturbed by other processes on a shared machine.
     Used in: "Attention at scale".
     """
-    repeats = check_positive_int(repeats, "repeats")
+    repeats = require_positive_int(repeats, "repeats")
     if warmup:
         fn()
     best = float("inf")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import torch
 
-from ._checks import check_finite, check_positive_int
+from ._validate import require_finite, require_positive_int
 from .attention import attention_torch
 from .modules import MultiHeadAttention
 
@@ -33,9 +33,9 @@ class KVCache:
 
     def __init__(self, batch: int, heads: int, d_k: int, d_v: int | None = None, *, capacity: int = 16,
                  dtype: torch.dtype = torch.float32) -> None:
-        batch, heads, d_k = (check_positive_int(x, name) for x, name in ((batch, "batch"), (heads, "heads"), (d_k, "d_k")))
-        d_v = d_k if d_v is None else check_positive_int(d_v, "d_v")
-        capacity = check_positive_int(capacity, "capacity")
+        batch, heads, d_k = (require_positive_int(x, name) for x, name in ((batch, "batch"), (heads, "heads"), (d_k, "d_k")))
+        d_v = d_k if d_v is None else require_positive_int(d_v, "d_v")
+        capacity = require_positive_int(capacity, "capacity")
         if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
             raise TypeError(f"dtype must be a floating torch.dtype, got {dtype!r}")
         self._k = torch.empty(batch, heads, capacity, d_k, dtype=dtype)  # (batch, heads, capacity, d_k)
@@ -53,7 +53,7 @@ class KVCache:
 
     def append(self, k_new: torch.Tensor, v_new: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Write ``t`` new positions; return ``(k, v)`` of all ``length`` positions so far (views)."""
-        self._check_new(k_new, v_new)
+        self._validate_new(k_new, v_new)
         end = self.length + k_new.shape[2]
         if torch.is_grad_enabled() and (k_new.requires_grad or v_new.requires_grad or self._k.requires_grad):
             self._k = torch.cat((self.keys, k_new), dim=2)  # (batch, heads, end, d_k); no in-place write
@@ -66,7 +66,7 @@ class KVCache:
         self.length = end
         return self.keys, self.values
 
-    def _check_new(self, k_new: torch.Tensor, v_new: torch.Tensor) -> None:
+    def _validate_new(self, k_new: torch.Tensor, v_new: torch.Tensor) -> None:
         for name, x, store in (("k_new", k_new, self._k), ("v_new", v_new, self._v)):
             if not isinstance(x, torch.Tensor):
                 raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
@@ -76,7 +76,7 @@ class KVCache:
             if x.dtype != store.dtype:
                 raise TypeError(f"{name} is {x.dtype} but the cache holds {store.dtype}: make the cache with "
                                 f"KVCache(..., dtype={x.dtype}) (a cache never rounds what it stores)")
-            check_finite(x, name)  # checked once, here: every later step can trust the cache
+            require_finite(x, name)  # checked once, here: every later step can trust the cache
         if v_new.shape[2] != k_new.shape[2]:
             raise ValueError(f"k_new and v_new must add the same number of positions, got {tuple(k_new.shape)} "
                              f"and {tuple(v_new.shape)}")
@@ -111,7 +111,7 @@ def kv_cache_bytes(*, layers: int, kv_heads: int, n: int, d_k: int, batch: int =
     key/value head between several query heads (fewer ``kv_heads``), multi-query attention has one.
     Used in: "Decoding: cross-attention and the KV cache".
     """
-    layers, kv_heads, n, d_k, batch = (check_positive_int(x, name) for x, name in (
+    layers, kv_heads, n, d_k, batch = (require_positive_int(x, name) for x, name in (
         (layers, "layers"), (kv_heads, "kv_heads"), (n, "n"), (d_k, "d_k"), (batch, "batch")))
     if not isinstance(dtype, torch.dtype):
         raise TypeError(f"dtype must be a torch.dtype, got {type(dtype).__name__}")
@@ -128,7 +128,7 @@ def decode_step_flops(t: int, d_model: int, *, layers: int = 1, cached: bool = T
     the whole causal square is recomputed (counted in full, as the kernels do): ``8·t·d² + 4·t²·d``.
     Used in: "Decoding: cross-attention and the KV cache".
     """
-    t, d, layers = (check_positive_int(x, name) for x, name in ((t, "t"), (d_model, "d_model"), (layers, "layers")))
+    t, d, layers = (require_positive_int(x, name) for x, name in ((t, "t"), (d_model, "d_model"), (layers, "layers")))
     if not isinstance(cached, bool):
         raise TypeError(f"cached must be a bool, got {type(cached).__name__}")
     n_q = 1 if cached else t
@@ -145,7 +145,7 @@ def mha_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache, *,
     a real token) or floating (added to the scores): padding of prompts of different lengths. Returns
     ``(output (batch, t, d_out), weights (batch, h, t, length))``. Used in: "Decoding".
     """
-    _check_step(mha, x_new, cache)
+    _validate_step(mha, x_new, cache)
     b, t, _ = x_new.shape
     q = mha._split(mha.W_q(x_new))  # (batch, h, t, d_k)
     k, v = cache.append(mha._split(mha.W_k(x_new)), mha._split(mha.W_v(x_new)))  # (batch, h, length, d_k)
@@ -157,7 +157,7 @@ def mha_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache, *,
     return mha.W_o(concat), weights
 
 
-def _check_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache) -> None:
+def _validate_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache) -> None:
     """The module, the new tokens and the cache of one ``mha_step`` fit together, or a clear error."""
     if not isinstance(mha, MultiHeadAttention):
         raise TypeError(f"mha must be an attnlib.MultiHeadAttention, got {type(mha).__name__}")
@@ -174,7 +174,7 @@ def _check_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache) ->
     if cache.dtype != x_new.dtype:
         raise TypeError(f"the cache holds {cache.dtype} but the model computes in {x_new.dtype}: "
                         f"make it with KVCache(..., dtype={x_new.dtype})")
-    check_finite(x_new, "x_new")
+    require_finite(x_new, "x_new")
 
 
 def _key_mask(key_mask: torch.Tensor, batch: int, length: int) -> torch.Tensor:
@@ -199,7 +199,7 @@ def generate_cached(mha: MultiHeadAttention, x: torch.Tensor, *, prompt: int = 1
     """
     if not isinstance(x, torch.Tensor) or x.ndim != 3:
         raise ValueError(f"x must have shape (batch, n, d_in), got {getattr(x, 'shape', type(x).__name__)}")
-    n, prompt = x.shape[1], check_positive_int(prompt, "prompt")
+    n, prompt = x.shape[1], require_positive_int(prompt, "prompt")
     if prompt > n:
         raise ValueError(f"prompt must be at most n = {n}, got {prompt}")
     if key_mask is not None:

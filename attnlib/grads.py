@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ._checks import as_finite_array, check_positive, check_positive_int, make_generator
+from ._validate import as_finite_array, make_generator, require_positive, require_positive_int
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
 from .softmax import softmax
@@ -50,7 +50,7 @@ class Forward(NamedTuple):
     loss: float
 
 
-def _check_layer(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.ndarray) -> tuple[
+def _validate_layer(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.ndarray) -> tuple[
         np.ndarray, dict[str, np.ndarray], np.ndarray]:
     x = as_finite_array(x, "x", ndim=2, non_empty=True, ndarray_only=True)  # (n, d_in)
     if not isinstance(params, Mapping) or set(params) != set(PARAMS):
@@ -74,7 +74,7 @@ def _check_layer(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.nd
 
 def forward(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.ndarray) -> Forward:
     """The layer's forward pass and its mean cross-entropy loss (float64). Chapter "Attention that learns"."""
-    x, p, t = _check_layer(x, params, targets)
+    x, p, t = _validate_layer(x, params, targets)
     q = x @ p["w_q"]  # (n, d_k)
     k = x @ p["w_k"]  # (n, d_k)
     v = x @ p["w_v"]  # (n, d_v)
@@ -90,7 +90,7 @@ def manual_gradients(x: np.ndarray, params: Mapping[str, np.ndarray], targets: n
 
     Returns float64 arrays keyed like ``params``. Chapter "Attention that learns".
     """
-    x, p, t = _check_layer(x, params, targets)
+    x, p, t = _validate_layer(x, params, targets)
     f = forward(x, p, t)
     n, d_k = f.q.shape
     scale = 1.0 / math.sqrt(d_k)
@@ -113,7 +113,7 @@ def manual_gradients(x: np.ndarray, params: Mapping[str, np.ndarray], targets: n
 
 def autograd_gradients(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.ndarray) -> dict[str, np.ndarray]:
     """The same gradients from torch autograd (float64), through attnlib's torch attention."""
-    x, p, t = _check_layer(x, params, targets)
+    x, p, t = _validate_layer(x, params, targets)
     xt = torch.from_numpy(x)
     w = {name: torch.from_numpy(arr.copy()).requires_grad_(True) for name, arr in p.items()}
     context, _ = scaled_dot_product_attention(xt @ w["w_q"], xt @ w["w_k"], xt @ w["w_v"])  # (n, d_v)
@@ -127,8 +127,8 @@ def numerical_gradients(
     x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.ndarray, *, eps: float = 1e-6
 ) -> dict[str, np.ndarray]:
     """Central finite differences ``(L(w + ε) − L(w − ε)) / 2ε``, one entry at a time (float64)."""
-    eps = check_positive(eps, "eps")
-    x, p, t = _check_layer(x, params, targets)
+    eps = require_positive(eps, "eps")
+    x, p, t = _validate_layer(x, params, targets)
     out = {}
     for name in PARAMS:
         grad = np.zeros_like(p[name])
@@ -156,7 +156,7 @@ def random_layer(
 ) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray]:
     """A seeded example for the checks: inputs ``x`` (n, d_in), the four weight matrices and targets."""
     for name, value in (("n", n), ("d_in", d_in), ("d_k", d_k), ("d_v", d_v), ("classes", classes)):
-        check_positive_int(value, name)
+        require_positive_int(value, name)
     rng = make_generator(seed)
     x = rng.standard_normal((n, d_in))
     shapes = {"w_q": (d_in, d_k), "w_k": (d_in, d_k), "w_v": (d_in, d_v), "w_o": (d_v, classes)}

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ._checks import check_positive_int, make_generator
+from ._validate import make_generator, require_positive_int
 from .learning import AttentionReadout, TrainingRun, fit, reproducible
 from .lookup import DIGITS, LETTERS, N_ITEMS, QUERY
 from .modules import MultiHeadAttention
@@ -39,8 +39,8 @@ def untrained_head_weights(
     """
     if isinstance(tokens, (str, bytes)) or not isinstance(tokens, Sequence) or len(tokens) == 0:
         raise ValueError(f"tokens must be a non-empty sequence of strings, got {tokens!r}")
-    d_model = check_positive_int(d_model, "d_model")
-    num_heads = check_positive_int(num_heads, "num_heads")
+    d_model = require_positive_int(d_model, "d_model")
+    num_heads = require_positive_int(num_heads, "num_heads")
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         mha = MultiHeadAttention(d_model, num_heads)
@@ -89,7 +89,7 @@ def _pair_batch(rows: list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, in
 def make_pair_data(n_train: int = 2000, n_test: int = 1000, *, seed: int = 0) -> tuple[PairBatch, PairBatch]:
     """Random pair-lookup sequences (distinct letters, random digits, two different items asked): a
     training set and a held-out set with no sequence of the training set. Chapter "Attention we can check"."""
-    n_train, n_test = check_positive_int(n_train, "n_train"), check_positive_int(n_test, "n_test")
+    n_train, n_test = require_positive_int(n_train, "n_train"), require_positive_int(n_test, "n_test")
     rng = make_generator(seed)
 
     def draw(count: int) -> list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]]:
@@ -116,7 +116,7 @@ def train_pair_lookup(train: PairBatch, test: PairBatch, *, n_heads: int, d_mode
     """Train an ``AttentionReadout`` (``n_heads`` heads, ``2 × 10`` logits) read at the query token,
     seeded and deterministic; the checkpoints carry ``pair_metrics`` on ``test``, and the run its
     hyperparameters. Chapter "Attention we can check"."""
-    n_heads, d_model = check_positive_int(n_heads, "n_heads"), check_positive_int(d_model, "d_model")
+    n_heads, d_model = require_positive_int(n_heads, "n_heads"), require_positive_int(d_model, "d_model")
     for name, batch in (("train", train), ("test", test)):
         if not isinstance(batch, PairBatch):
             raise TypeError(f"{name} must be a PairBatch (from make_pair_data), got {type(batch).__name__}")

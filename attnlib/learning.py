@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ._checks import as_finite_array, check_positive, check_positive_int, make_generator
+from ._validate import as_finite_array, make_generator, require_positive, require_positive_int
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
 from .masks import padding_mask
@@ -118,7 +118,7 @@ def make_corpus(n_train: int = 1000, n_test: int = 1000, *, seed: int = 0, held_
     ``held_out`` of them occurs only in the test sentences, so every test sentence puts the two words
     in places, and in an order, that no training sentence has. Chapter "Attention that learns".
     """
-    n_train, n_test = check_positive_int(n_train, "n_train"), check_positive_int(n_test, "n_test")
+    n_train, n_test = require_positive_int(n_train, "n_train"), require_positive_int(n_test, "n_test")
     if not isinstance(held_out, float) or not 0 < held_out < 1:
         raise ValueError(f"held_out must be a float in (0, 1), got {held_out!r}")
     rng = make_generator(seed)
@@ -144,8 +144,8 @@ class AttentionReadout(nn.Module):
     def __init__(self, d_in: int, d_model: int, n_classes: int, *, n_heads: int = 1,
                  generator: torch.Generator | None = None) -> None:
         super().__init__()
-        d_in, d_model = check_positive_int(d_in, "d_in"), check_positive_int(d_model, "d_model")
-        n_classes, n_heads = check_positive_int(n_classes, "n_classes"), check_positive_int(n_heads, "n_heads")
+        d_in, d_model = require_positive_int(d_in, "d_in"), require_positive_int(d_model, "d_model")
+        n_classes, n_heads = require_positive_int(n_classes, "n_classes"), require_positive_int(n_heads, "n_heads")
         if d_model % n_heads:
             raise ValueError(f"d_model={d_model} must be divisible by n_heads={n_heads}")
         self.n_heads = n_heads
@@ -179,7 +179,7 @@ class SenseModel(nn.Module):
 
     def __init__(self, d_model: int = 16, *, generator: torch.Generator | None = None) -> None:
         super().__init__()
-        d_model = check_positive_int(d_model, "d_model")
+        d_model = require_positive_int(d_model, "d_model")
         self.embed = nn.Parameter(torch.randn(len(VOCAB), d_model, generator=generator))
         self.pos = nn.Parameter(torch.randn(MAX_LEN, d_model, generator=generator))
         self.attn = AttentionReadout(d_model, d_model, len(SENSES), generator=generator)
@@ -271,8 +271,8 @@ def adam_step(params: Sequence[torch.Tensor], grads: Sequence[torch.Tensor], m: 
 
 
 def _fit_arguments(steps: int, lr: float, n_checkpoints: int, weight_decay: float) -> tuple[int, float, int, float]:
-    steps, n_checkpoints = check_positive_int(steps, "steps"), check_positive_int(n_checkpoints, "n_checkpoints")
-    lr = check_positive(lr, "lr")
+    steps, n_checkpoints = require_positive_int(steps, "steps"), require_positive_int(n_checkpoints, "n_checkpoints")
+    lr = require_positive(lr, "lr")
     if isinstance(weight_decay, bool) or not isinstance(weight_decay, (int, float)) or not 0 <= weight_decay < 10:
         raise ValueError(f"weight_decay must be a number in [0, 10), got {weight_decay!r}")
     return steps, lr, n_checkpoints, float(weight_decay)

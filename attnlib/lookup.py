@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ._checks import check_positive, check_positive_int, make_generator
+from ._validate import make_generator, require_positive, require_positive_int
 from .learning import AttentionReadout, TrainingRun, fit, reproducible
 
 LETTERS = ("a", "b", "c", "d", "e", "f")
@@ -68,7 +68,7 @@ def _batch(rows: list[tuple[tuple[int, ...], tuple[int, ...], int]]) -> LookupBa
 def make_lookup_data(n_train: int = 1000, n_test: int = 1000, *, seed: int = 0) -> tuple[LookupBatch, LookupBatch]:
     """Random lookup sequences (distinct letters, random digits, a random item asked): a training set
     and a held-out set with no sequence of the training set. Chapter "Attention we can check"."""
-    n_train, n_test = check_positive_int(n_train, "n_train"), check_positive_int(n_test, "n_test")
+    n_train, n_test = require_positive_int(n_train, "n_train"), require_positive_int(n_test, "n_test")
     rng = make_generator(seed)
     seen: set[tuple] = set()
     train, test = [], []
@@ -87,8 +87,8 @@ def ideal_model(beta: float = 6.0, gain: float = 10.0, *, d_model: int = 12) -> 
     """The hand-built one-head solution: ``W_Q`` maps the asked letter and ``W_K`` the item's letter to
     the same coordinate (times ``beta``), ``W_V`` copies the digit and ``W_o`` reads it (times ``gain``).
     The weight on the matching item is ``e^s / (e^s + N_ITEMS)`` with ``s = beta² / √d_model``."""
-    beta, gain = check_positive(beta, "beta"), check_positive(gain, "gain")
-    d_model = check_positive_int(d_model, "d_model")
+    beta, gain = require_positive(beta, "beta"), require_positive(gain, "gain")
+    d_model = require_positive_int(d_model, "d_model")
     if d_model < max(len(LETTERS), len(DIGITS)):
         raise ValueError(f"d_model must be at least {max(len(LETTERS), len(DIGITS))}, got {d_model}")
     model = AttentionReadout(D_IN, d_model, len(DIGITS))
@@ -134,7 +134,7 @@ def lookup_metrics(model: AttentionReadout, batch: LookupBatch) -> dict[str, flo
 def letter_match_matrix(model: AttentionReadout, head: int = 0) -> np.ndarray:
     """``(W_Q W_Kᵀ)`` of one head restricted to (asked letter) × (item letter): the score a query for
     letter i gives an item with letter j, before the 1/√d scaling. The hand-built layer's is β²·I."""
-    h = check_positive_int(head + 1, "head + 1") - 1
+    h = require_positive_int(head + 1, "head + 1") - 1
     if h >= model.n_heads:
         raise ValueError(f"head must be in [0, {model.n_heads}), got {head}")
     n_l, n_d = len(LETTERS), len(DIGITS)

@@ -11,7 +11,7 @@ from typing import Literal
 import numpy as np
 import torch
 
-from ._checks import check_alignment, check_positive_int
+from ._validate import require_alignment, require_positive_int
 
 
 def causal_mask(
@@ -32,9 +32,9 @@ def causal_mask(
 
     Used in: "Attention in PyTorch", "Multi-head attention and the causal mask", "Decoding".
     """
-    n_q = check_positive_int(n_q, "n_q")
-    n_k = n_q if n_k is None else check_positive_int(n_k, "n_k")
-    return causal_allowed(n_q, n_k, check_alignment(alignment), device=device)
+    n_q = require_positive_int(n_q, "n_q")
+    n_k = n_q if n_k is None else require_positive_int(n_k, "n_k")
+    return causal_allowed(n_q, n_k, require_alignment(alignment), device=device)
 
 
 def causal_allowed(n_q: int, n_k: int, alignment: Literal["top_left", "bottom_right"],
@@ -54,7 +54,7 @@ def padding_mask(lengths: Sequence[int] | torch.Tensor | np.ndarray, n: int) -> 
 
     Used in: "Attention in PyTorch", "Multi-head attention and the causal mask".
     """
-    n = check_positive_int(n, "n")
+    n = require_positive_int(n, "n")
     if isinstance(lengths, (str, bytes)) or not hasattr(lengths, "__len__"):
         raise TypeError(f"lengths must be a sequence of ints, got {type(lengths).__name__}")
     arr = torch.as_tensor(np.asarray(lengths))

@@ -12,19 +12,19 @@ import numpy as np
 import torch
 from torch import nn
 
-from ._checks import (
-    check_bool,
-    check_causal,
-    check_dropout,
-    check_positive_int,
-    check_probability,
+from ._validate import (
     mha_inputs,
     mha_mask,
+    require_bool,
+    require_causal,
+    require_dropout,
+    require_positive_int,
+    require_probability,
 )
 from .attention import attention_torch, scaled_dot_product_attention
 
 
-def _check_input(x: Any, d_in: int, name: str = "x") -> None:
+def _validate_input(x: Any, d_in: int, name: str = "x") -> None:
     if not isinstance(x, torch.Tensor):
         raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
     if x.ndim < 2 or x.shape[-1] != d_in:
@@ -43,14 +43,14 @@ class SelfAttentionV1(nn.Module):
 
     def __init__(self, d_in: int, d_out: int) -> None:
         super().__init__()
-        self.d_in = check_positive_int(d_in, "d_in")
-        self.d_out = check_positive_int(d_out, "d_out")
+        self.d_in = require_positive_int(d_in, "d_in")
+        self.d_out = require_positive_int(d_out, "d_out")
         self.W_query = nn.Parameter(torch.rand(d_in, d_out))
         self.W_key = nn.Parameter(torch.rand(d_in, d_out))
         self.W_value = nn.Parameter(torch.rand(d_in, d_out))
 
     def forward(self, x: torch.Tensor, *, mask: Any = None, return_weights: bool = False) -> Any:
-        _check_input(x, self.d_in)
+        _validate_input(x, self.d_in)
         q = x @ self.W_query  # (..., n, d_out)
         k = x @ self.W_key  # (..., n, d_out)
         v = x @ self.W_value  # (..., n, d_out)
@@ -67,14 +67,14 @@ class SelfAttentionV2(nn.Module):
 
     def __init__(self, d_in: int, d_out: int, bias: bool = False) -> None:
         super().__init__()
-        self.d_in = check_positive_int(d_in, "d_in")
-        self.d_out = check_positive_int(d_out, "d_out")
+        self.d_in = require_positive_int(d_in, "d_in")
+        self.d_out = require_positive_int(d_out, "d_out")
         self.W_query = nn.Linear(d_in, d_out, bias=bias)
         self.W_key = nn.Linear(d_in, d_out, bias=bias)
         self.W_value = nn.Linear(d_in, d_out, bias=bias)
 
     def forward(self, x: torch.Tensor, *, mask: Any = None, return_weights: bool = False) -> Any:
-        _check_input(x, self.d_in)
+        _validate_input(x, self.d_in)
         q = self.W_query(x)  # (..., n, d_out)
         k = self.W_key(x)  # (..., n, d_out)
         v = self.W_value(x)  # (..., n, d_out)
@@ -146,15 +146,15 @@ class MultiHeadAttention(nn.Module):
         kdim: int | None = None, vdim: int | None = None, dropout: float = 0.0, batch_first: bool = True,
     ) -> None:
         super().__init__()
-        d_in = check_positive_int(d_in, "d_in")
-        num_heads = check_positive_int(num_heads, "num_heads")
-        d_out = d_in if d_out is None else check_positive_int(d_out, "d_out")
-        kdim = d_in if kdim is None else check_positive_int(kdim, "kdim")
-        vdim = d_in if vdim is None else check_positive_int(vdim, "vdim")
+        d_in = require_positive_int(d_in, "d_in")
+        num_heads = require_positive_int(num_heads, "num_heads")
+        d_out = d_in if d_out is None else require_positive_int(d_out, "d_out")
+        kdim = d_in if kdim is None else require_positive_int(kdim, "kdim")
+        vdim = d_in if vdim is None else require_positive_int(vdim, "vdim")
         if d_out % num_heads != 0:
             raise ValueError(f"d_out must be divisible by num_heads, got d_out={d_out}, num_heads={num_heads}")
-        self.dropout = check_probability(dropout, "dropout")
-        self.batch_first = check_bool(batch_first, "batch_first")
+        self.dropout = require_probability(dropout, "dropout")
+        self.batch_first = require_bool(batch_first, "batch_first")
         self.d_in, self.d_out, self.kdim, self.vdim = d_in, d_out, kdim, vdim
         self.num_heads, self.d_k = num_heads, d_out // num_heads
         self.W_q = nn.Linear(d_in, d_out, bias=bias)
@@ -191,8 +191,8 @@ class MultiHeadAttention(nn.Module):
                                                   batch_first=self.batch_first, dtype=self.W_q.weight.dtype)
         b, n_q, n_k = query.shape[0], query.shape[1], key.shape[1]
         mask = mha_mask(mask, key_mask, batch=b, heads=self.num_heads, n_q=n_q, n_k=n_k, unbatched=unbatched)
-        causal = check_causal(is_causal, causal_alignment)
-        p = check_dropout(self.dropout if self.training else 0.0, generator, "torch")
+        causal = require_causal(is_causal, causal_alignment)
+        p = require_dropout(self.dropout if self.training else 0.0, generator, "torch")
         q = self._split(self.W_q(query))  # (batch, h, n_q, d_k)
         k = self._split(self.W_k(key))  # (batch, h, n_k, d_k)
         v = self._split(self.W_v(value))  # (batch, h, n_k, d_k)
@@ -204,9 +204,9 @@ class MultiHeadAttention(nn.Module):
             out, weights = out[0], weights[0]  # (n_q, d_out), (h, n_q, n_k)
         elif not self.batch_first:
             out = out.transpose(0, 1)  # (n_q, batch, d_out)
-        if not check_bool(need_weights, "need_weights"):
+        if not require_bool(need_weights, "need_weights"):
             return out, None
-        return out, weights.mean(dim=-3) if check_bool(average_attn_weights, "average_attn_weights") else weights
+        return out, weights.mean(dim=-3) if require_bool(average_attn_weights, "average_attn_weights") else weights
 
     @torch.no_grad()
     def load_from_torch(self, mha: nn.MultiheadAttention) -> MultiHeadAttention:

@@ -16,7 +16,7 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
 from . import style
-from ._checks import as_finite_array, check_positive_int
+from ._validate import as_finite_array, require_positive_int
 from .softmax import softmax
 
 
@@ -210,7 +210,7 @@ def scaling_softmax_bars(
 
     labels = list(labels)
     s = as_finite_array(scores, "scores (one per label)", shape=(len(labels),))
-    d_k = check_positive_int(d_k, "d_k")
+    d_k = require_positive_int(d_k, "d_k")
     if axes is None:
         style.use()
         _, axes = plt.subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"width_ratios": [3, 2]})

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._checks import as_finite_array, check_positive, check_positive_int, make_generator
+from ._validate import as_finite_array, make_generator, require_positive, require_positive_int
 from .cost import best_time
 from .scratch import Seed, init_projections, self_attention
 
@@ -121,7 +121,7 @@ def nudge_response(
     x = as_finite_array(x, "x", ndim=2, ndarray_only=True)
     if isinstance(position, bool) or not isinstance(position, (int, np.integer)) or not 0 <= position < x.shape[0]:
         raise ValueError(f"position must be an int in [0, {x.shape[0]}), got {position!r}")
-    eps = check_positive(eps, "eps")
+    eps = require_positive(eps, "eps")
     direction = make_generator(seed).normal(size=x.shape[1])
     direction /= np.linalg.norm(direction)
     nudged = x.copy()
@@ -137,7 +137,7 @@ def multiply_adds(n: int, d: int) -> dict[str, int]:
     projections ``3 n d²``, the scores ``Q Kᵀ`` ``n² d`` and the weighted sum ``n² d``.
     Used in: "Why attention is parallel".
     """
-    n, d = check_positive_int(n, "n"), check_positive_int(d, "d")
+    n, d = require_positive_int(n, "n"), require_positive_int(d, "d")
     return {"rnn": 2 * n * d * d, "attention": 3 * n * d * d + 2 * n * n * d}
 
 
@@ -159,14 +159,14 @@ def time_sequential_vs_parallel(
     multiply-adds of the loop, minus the dependency of each step on the previous one. Timings vary
     by machine and run: compare ratios, not absolute values. Used in: "Why attention is parallel".
     """
-    d = check_positive_int(d, "d")
-    repeats = check_positive_int(repeats, "repeats")
+    d = require_positive_int(d, "d")
+    repeats = require_positive_int(repeats, "repeats")
     rng = make_generator(seed)
     w_x, w_h = rng.normal(0, 1 / math.sqrt(d), size=(2, d, d))
     w_q, w_k, w_v = init_projections(d, d, seed=rng)
     rows = []
     for n in lengths:
-        n = check_positive_int(n, "n")
+        n = require_positive_int(n, "n")
         x = rng.normal(size=(n, d))  # (n, d)
         h_prev = rng.normal(size=(n, d))  # (n, d): stands in for the previous states
         t_rnn = best_time(lambda x=x: rnn_forward(x, w_x, w_h), repeats, warmup=False)

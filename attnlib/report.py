@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ._checks import backend_of, check_positive_int
+from ._validate import backend_of, require_positive_int
 
 
 def max_diff(a: torch.Tensor | np.ndarray, b: torch.Tensor | np.ndarray, *, digits: int = 6) -> str:
@@ -22,7 +22,7 @@ def max_diff(a: torch.Tensor | np.ndarray, b: torch.Tensor | np.ndarray, *, digi
     if backend_of(a, "a") != backend_of(b, "b"):
         raise TypeError(f"a and b must both be torch tensors or both numpy arrays, got {type(a).__name__} "
                         f"and {type(b).__name__}")
-    digits = check_positive_int(digits, "digits")
+    digits = require_positive_int(digits, "digits")
     if tuple(a.shape) != tuple(b.shape):
         raise ValueError(f"a and b must have the same shape, got {tuple(a.shape)} and {tuple(b.shape)}")
     diff = (a - b).abs().max().item() if isinstance(a, torch.Tensor) else float(np.abs(np.asarray(a) - b).max())
@@ -35,5 +35,5 @@ def show_shape(label: str, t: torch.Tensor | np.ndarray, meaning: str, *, width:
     Used in: "Attention in PyTorch" and "Multi-head attention and the causal mask" (shape walk-throughs).
     """
     backend_of(t, "t")
-    width = check_positive_int(width, "width")
+    width = require_positive_int(width, "width")
     print(f"{label:{width}s} {str(list(t.shape)):14s} {meaning}")

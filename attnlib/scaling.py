@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from ._checks import backend_of, check_finite, check_floating, check_positive_int, make_generator
+from ._validate import backend_of, make_generator, require_finite, require_floating, require_positive_int
 from .softmax import ArrayT, softmax
 
 Seed = int | np.random.Generator
@@ -29,8 +29,8 @@ def random_dot_products(d: int, n: int = 1000, *, seed: Seed) -> np.ndarray:
     Returns a float64 array of shape ``(n,)``.
     Used in: "Why divide by √d_k".
     """
-    d = check_positive_int(d, "d")
-    n = check_positive_int(n, "n")
+    d = require_positive_int(d, "d")
+    n = require_positive_int(n, "n")
     rng = make_generator(seed, d)
     q = rng.standard_normal((n, d))  # (n, d)
     k = rng.standard_normal((n, d))  # (n, d)
@@ -43,7 +43,7 @@ def expected_dot_variance(d: int, var_q: float = 1.0, var_k: float = 1.0) -> flo
     products are independent, so the variances add up to ``d·var_q·var_k``.
     Used in: "Why divide by √d_k".
     """
-    d = check_positive_int(d, "d")
+    d = require_positive_int(d, "d")
     for name, v in (("var_q", var_q), ("var_k", var_k)):
         if not math.isfinite(v) or v < 0:
             raise ValueError(f"{name} must be a finite number >= 0, got {v}")
@@ -58,7 +58,7 @@ def dot_excess_kurtosis(d: int) -> float:
     therefore heavier-tailed than a normal at small ``d`` and close to normal at large ``d``.
     Used in: "Why divide by √d_k".
     """
-    return 6.0 / check_positive_int(d, "d")
+    return 6.0 / require_positive_int(d, "d")
 
 
 def sample_variance_se(variance: float, n: int, excess_kurtosis: float = 0.0) -> float:
@@ -69,7 +69,7 @@ def sample_variance_se(variance: float, n: int, excess_kurtosis: float = 0.0) ->
     the true one.
     Used in: "Why divide by √d_k".
     """
-    n = check_positive_int(n, "n")
+    n = require_positive_int(n, "n")
     if n < 2:
         raise ValueError(f"a sample variance needs n >= 2 draws, got n={n}")
     if not math.isfinite(variance) or variance < 0:
@@ -102,9 +102,9 @@ def repeated_variances(d: int, n: int = 1000, repeats: int = 200, *, seed: Seed)
 
     Returns float64 of shape ``(repeats,)``. Used in: "Why divide by √d_k".
     """
-    d = check_positive_int(d, "d")
-    n = check_positive_int(n, "n")
-    repeats = check_positive_int(repeats, "repeats")
+    d = require_positive_int(d, "d")
+    n = require_positive_int(n, "n")
+    repeats = require_positive_int(repeats, "repeats")
     rng = make_generator(seed, d, n)
     return np.array([np.var(random_dot_products(d, n, seed=rng), ddof=1) for _ in range(repeats)])
 
@@ -116,21 +116,21 @@ def random_scores(d_k: int, n_keys: int, *, trials: int = 1, seed: Seed) -> np.n
     Returns float64 of shape ``(trials, n_keys)``; depends only on ``(seed, d_k)`` for an int seed.
     Used in: "Softmax", "Why divide by √d_k".
     """
-    d_k = check_positive_int(d_k, "d_k")
-    n_keys = check_positive_int(n_keys, "n_keys")
-    trials = check_positive_int(trials, "trials")
+    d_k = require_positive_int(d_k, "d_k")
+    n_keys = require_positive_int(n_keys, "n_keys")
+    trials = require_positive_int(trials, "trials")
     rng = make_generator(seed, d_k)
     q = rng.standard_normal((trials, d_k))  # (trials, d_k)
     k = rng.standard_normal((trials, n_keys, d_k))  # (trials, n_keys, d_k)
     return np.einsum("tkd,td->tk", k, q)  # (trials, n_keys)
 
 
-def _check_probabilities(p: torch.Tensor | np.ndarray, name: str) -> str:
+def _validate_probabilities(p: torch.Tensor | np.ndarray, name: str) -> str:
     backend = backend_of(p, name)
-    check_floating(p, name)
+    require_floating(p, name)
     if p.ndim == 0 or p.shape[-1] == 0:
         raise ValueError(f"{name} must have a non-empty last dimension, got shape {tuple(p.shape)}")
-    check_finite(p, name)
+    require_finite(p, name)
     if bool((p < 0).any()):
         raise ValueError(f"{name} must be a probability vector (entries >= 0), got shape {tuple(p.shape)} with a negative entry")
     sums = p.sum(-1)
@@ -149,7 +149,7 @@ def entropy(p: ArrayT) -> ArrayT:
     Shape ``(..., n) -> (...)``; returns the input's type.
     Used in: "Softmax", "Why divide by √d_k".
     """
-    backend = _check_probabilities(p, "p")
+    backend = _validate_probabilities(p, "p")
     if backend == "torch":
         return -torch.special.xlogy(p, p).sum(dim=-1)  # (...)
     safe = np.where(p > 0, p, 1.0)
@@ -166,7 +166,7 @@ def softmax_jacobian(p: ArrayT) -> ArrayT:
     Shape ``(..., n) -> (..., n, n)``; returns the input's type.
     Used in: "Why divide by √d_k".
     """
-    backend = _check_probabilities(p, "p")
+    backend = _validate_probabilities(p, "p")
     n = p.shape[-1]
     if backend == "torch":
         eye = torch.eye(n, dtype=p.dtype, device=p.device)
@@ -186,7 +186,7 @@ def saturation(scores: np.ndarray) -> dict[str, float]:
     if not isinstance(scores, np.ndarray) or scores.ndim != 2:
         raise ValueError(f"scores must be a 2-d numpy array (trials, n_keys), got {type(scores).__name__} "
                          f"with shape {getattr(scores, 'shape', None)}")
-    check_finite(scores, "scores")
+    require_finite(scores, "scores")
     p = softmax(scores.astype(np.float64, copy=False))  # (trials, n_keys)
     jac = softmax_jacobian(p)  # (trials, n_keys, n_keys)
     return {

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ._checks import as_finite_array, check_positive, check_positive_int, make_generator
+from ._validate import as_finite_array, make_generator, require_positive, require_positive_int
 from .attention import scaled_dot_product_attention
 from .text import build_vocab, tokenize
 
@@ -99,9 +99,9 @@ class Embedding:
     """
 
     def __init__(self, vocab_size: int, d_model: int, *, seed: Seed, scale: float = 1.0) -> None:
-        self.vocab_size = check_positive_int(vocab_size, "vocab_size")
-        self.d_model = check_positive_int(d_model, "d_model")
-        scale = check_positive(scale, "scale")
+        self.vocab_size = require_positive_int(vocab_size, "vocab_size")
+        self.d_model = require_positive_int(d_model, "d_model")
+        scale = require_positive(scale, "scale")
         self.table = make_generator(seed).normal(0.0, scale, size=(self.vocab_size, self.d_model))  # (vocab, d_model)
 
     def __call__(self, ids: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -119,9 +119,9 @@ def random_positional_encoding(n_positions: int, d_model: int, *, seed: Seed, sc
     Drawn once from ``N(0, scale²)``; the same position always gets the same vector.
     Used in: "From scratch in NumPy, and learning".
     """
-    n = check_positive_int(n_positions, "n_positions")
-    d = check_positive_int(d_model, "d_model")
-    return make_generator(seed).normal(0.0, check_positive(scale, "scale"), size=(n, d))  # (n, d_model)
+    n = require_positive_int(n_positions, "n_positions")
+    d = require_positive_int(d_model, "d_model")
+    return make_generator(seed).normal(0.0, require_positive(scale, "scale"), size=(n, d))  # (n, d_model)
 
 
 def sinusoidal_positional_encoding(n_positions: int, d_model: int, *, base: float = 10000.0) -> np.ndarray:
@@ -131,9 +131,9 @@ def sinusoidal_positional_encoding(n_positions: int, d_model: int, *, base: floa
     angle, so every entry lies in [-1, 1] and no randomness is involved.
     Used in: "From scratch in NumPy, and learning".
     """
-    n = check_positive_int(n_positions, "n_positions")
-    d = check_positive_int(d_model, "d_model")
-    base = check_positive(base, "base")
+    n = require_positive_int(n_positions, "n_positions")
+    d = require_positive_int(d_model, "d_model")
+    base = require_positive(base, "base")
     pos = np.arange(n, dtype=np.float64)[:, None]  # (n, 1)
     freq = base ** (-np.arange(0, d, 2, dtype=np.float64) / d)  # (ceil(d/2),)
     angles = pos * freq[None, :]  # (n, ceil(d/2))
@@ -153,9 +153,9 @@ def init_projections(
 
     Used in: "From scratch in NumPy, and learning", "Why attention is parallel".
     """
-    d_model = check_positive_int(d_model, "d_model")
-    d_k = check_positive_int(d_k, "d_k")
-    d_v = d_k if d_v is None else check_positive_int(d_v, "d_v")
+    d_model = require_positive_int(d_model, "d_model")
+    d_k = require_positive_int(d_k, "d_k")
+    d_v = d_k if d_v is None else require_positive_int(d_v, "d_v")
     rng = make_generator(seed)
     std = 1.0 / math.sqrt(d_model)
     w_q = rng.normal(0.0, std, size=(d_model, d_k))
@@ -202,8 +202,8 @@ class LinearPredictor:
     @classmethod
     def random(cls, d_in: int, d_out: int, *, seed: Seed) -> LinearPredictor:
         """Seeded weights ~ N(0, 1/d_in) and a zero bias."""
-        d_in = check_positive_int(d_in, "d_in")
-        d_out = check_positive_int(d_out, "d_out")
+        d_in = require_positive_int(d_in, "d_in")
+        d_out = require_positive_int(d_out, "d_out")
         return cls(make_generator(seed).normal(0.0, 1.0 / math.sqrt(d_in), size=(d_in, d_out)), np.zeros(d_out))
 
     def forward(self, z: np.ndarray) -> np.ndarray:
@@ -322,8 +322,8 @@ def train_value_projection(
 
     Used in: "From scratch in NumPy, and learning".
     """
-    lr = check_positive(lr, "lr")
-    steps = check_positive_int(steps, "steps")
+    lr = require_positive(lr, "lr")
+    steps = require_positive_int(steps, "steps")
     w_v_start = _matrix(w_v, "w_v").copy()
     w = w_v_start.copy()
     losses = []

@@ -10,7 +10,7 @@ from typing import TypeVar
 import numpy as np
 import torch
 
-from ._checks import backend_of, check_floating, check_positive
+from ._validate import backend_of, require_floating, require_positive
 
 #: A torch tensor or a NumPy array: functions typed with it return the same kind they are given.
 ArrayT = TypeVar("ArrayT", torch.Tensor, np.ndarray)
@@ -32,8 +32,8 @@ def softmax(x: ArrayT, dim: int = -1, *, temperature: float = 1.0) -> ArrayT:
     Used in: "Softmax", "Why divide by √d_k".
     """
     backend_of(x, "x")
-    check_floating(x, "x")
-    t = check_positive(temperature, "temperature")
+    require_floating(x, "x")
+    t = require_positive(temperature, "temperature")
     if x.ndim == 0:
         raise ValueError("x must have at least 1 dimension, got a 0-d scalar")
     if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)):
@@ -61,7 +61,7 @@ def _softmax_torch(x: torch.Tensor, dim: int, t: float) -> torch.Tensor:
     work = x.float() if x.dtype in _LOW_PRECISION else x
     z = work if t == 1.0 else work / t  # skip a full pass over x at the default temperature
     m = z.amax(dim=dim, keepdim=True)
-    _check_max(bool(torch.isnan(m).any()) or bool(torch.isposinf(m).any()), x, t)
+    _validate_max(bool(torch.isnan(m).any()) or bool(torch.isposinf(m).any()), x, t)
     m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))  # all -inf slice
     e = (z - m).exp_()  # exp in place on the fresh difference: one large temporary, not two
     s = e.sum(dim=dim, keepdim=True)
@@ -73,10 +73,10 @@ def _softmax_torch(x: torch.Tensor, dim: int, t: float) -> torch.Tensor:
 
 def _softmax_numpy(x: np.ndarray, dim: int, t: float) -> np.ndarray:
     work = x.astype(np.float32) if x.dtype == np.float16 else x
-    with np.errstate(over="ignore"):  # an overflow to inf is reported by _check_max below
+    with np.errstate(over="ignore"):  # an overflow to inf is reported by _validate_max below
         z = work if t == 1.0 else work / t
     m = np.max(z, axis=dim, keepdims=True)
-    _check_max(bool(np.isnan(m).any() or np.isposinf(m).any()), x, t)
+    _validate_max(bool(np.isnan(m).any() or np.isposinf(m).any()), x, t)
     m = np.where(np.isfinite(m), m, 0.0)
     e = np.exp(z - m)
     s = np.sum(e, axis=dim, keepdims=True)
@@ -84,7 +84,7 @@ def _softmax_numpy(x: np.ndarray, dim: int, t: float) -> np.ndarray:
     return out.astype(x.dtype, copy=False)
 
 
-def _check_max(bad: bool, x: torch.Tensor | np.ndarray, t: float) -> None:
+def _validate_max(bad: bool, x: torch.Tensor | np.ndarray, t: float) -> None:
     """Raise if a slice max is NaN or +inf.
 
     The max of a slice is NaN if the slice holds a NaN (``amax``/``np.max`` propagate NaN) and +inf
@@ -105,7 +105,7 @@ def naive_softmax(x: np.ndarray, dim: int = -1) -> np.ndarray:
     NumPy warnings about the overflow are silenced; the NaN it returns is the lesson.
     """
     backend_of(x, "x")
-    check_floating(x, "x")
+    require_floating(x, "x")
     with np.errstate(over="ignore", invalid="ignore"):
         e = np.exp(x)
         return e / np.sum(e, axis=dim, keepdims=True)

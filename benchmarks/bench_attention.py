@@ -126,7 +126,7 @@ def worker_breakdown(b: int, h: int, n: int, d: int, rounds: int) -> dict:
     import torch.nn.functional as F
 
     import attnlib
-    from attnlib._checks import validate_qkv
+    from attnlib._validate import validate_qkv
 
     q, k, v = _inputs(b, h, n, d)
     scale = 1.0 / math.sqrt(d)

@@ -16,7 +16,7 @@ CONFIG = config()
 
 def _public_modules() -> list[str]:
     names = [m.name for pkg in (attnlib, attnbook) for m in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}.")]
-    # a chapter's own modules (attnbook.exercises.07_i_am_happy, attnbook.checks.audit_004) are its data, not API
+    # a chapter's own modules (attnbook.exercises.07_i_am_happy, attnbook.derivations.audit_004) are its data, not API
     return sorted(n for n in names if not any(part.startswith("_") for part in n.split("."))
                   and not re.match(r"(\d\d_|audit_)", n.rpartition(".")[2]))
 

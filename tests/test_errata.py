@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from attnbook import errata
-from attnbook.checks import CHECKS
-from attnbook.evidence import Finding, MadeUp, Numeric, Route
+from attnbook.derivations import DERIVATIONS
+from attnbook.evidence import Exact, Finding, MadeUp, Route
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = errata.load_rows(ROOT / "book" / "_data" / "errata")
@@ -27,8 +27,8 @@ def test_rows_exist_and_ids_are_unique() -> None:
 
 def test_every_row_has_a_check_and_every_check_a_row() -> None:
     ids = {r["id"] for r in ROWS}
-    assert not ids - set(CHECKS), f"rows with no check function in attnbook.checks: {sorted(ids - set(CHECKS))}"
-    assert not set(CHECKS) - ids, f"check functions with no row in book/_data/errata: {sorted(set(CHECKS) - ids)}"
+    assert not ids - set(DERIVATIONS), f"rows with no derivation in attnbook.derivations: {sorted(ids - set(DERIVATIONS))}"
+    assert not set(DERIVATIONS) - ids, f"derivations with no row in book/_data/errata: {sorted(set(DERIVATIONS) - ids)}"
 
 
 def test_no_code_in_the_data() -> None:
@@ -105,7 +105,7 @@ def test_every_erratum_names_its_cause(row: dict) -> None:
 
 def _mini(monkeypatch: pytest.MonkeyPatch, checks: dict, rows: list[dict]) -> dict:
     for rid, fn in checks.items():
-        monkeypatch.setitem(CHECKS, rid, fn)
+        monkeypatch.setitem(DERIVATIONS, rid, fn)
     return errata.judge_all(rows)
 
 
@@ -120,12 +120,12 @@ def test_rule_right_rounding_carried_wrong(monkeypatch: pytest.MonkeyPatch) -> N
             _row("carried", "3.00"), _row("cut", "1.11"), _row("wrong-on-inputs", "2.00")]
     judged = _mini(monkeypatch, {
         "mini-logit": lambda: logit,
-        "mini-exp": lambda: Numeric(math.exp(logit), Route(("mini-logit",), lambda x: np.exp(x[0]))),
+        "mini-exp": lambda: Exact(math.exp(logit), Route(("mini-logit",), lambda x: np.exp(x[0]))),
         "mini-exp-exact": lambda: math.exp(logit),
-        "mini-slip": lambda: Numeric(math.exp(logit), Route(("mini-logit",), lambda x: np.exp(x[0]))),
-        "mini-carried": lambda: Numeric(2 * math.exp(logit), Route(("mini-slip",), lambda x: 2 * x[0])),
+        "mini-slip": lambda: Exact(math.exp(logit), Route(("mini-logit",), lambda x: np.exp(x[0]))),
+        "mini-carried": lambda: Exact(2 * math.exp(logit), Route(("mini-slip",), lambda x: 2 * x[0])),
         "mini-cut": lambda: 1.1198,
-        "mini-wrong-on-inputs": lambda: Numeric(2 * math.exp(logit), Route(("mini-slip",), lambda x: 2 * x[0])),
+        "mini-wrong-on-inputs": lambda: Exact(2 * math.exp(logit), Route(("mini-slip",), lambda x: 2 * x[0])),
     }, rows)
     verdicts = {k.removeprefix("mini-"): v.verdict for k, v in judged.items()}
     assert verdicts == {"logit": "correct", "exp": "rounding", "exp-exact": "wrong", "slip": "wrong",
@@ -153,8 +153,8 @@ def test_errata_page_shows_the_values_and_the_consequences(monkeypatch: pytest.M
             {**_row("next", "1.00"), **base, "verdict": "carried", "why": "doubled", "carried_from": "mini-slip"}]
     judged = _mini(monkeypatch, {
         "mini-in": lambda: 0.1,
-        "mini-slip": lambda: Numeric(0.2, Route(("mini-in",), lambda x: 2 * x[0], "the doubled input")),
-        "mini-next": lambda: Numeric(0.4, Route(("mini-slip",), lambda x: 2 * x[0], "twice the slip")),
+        "mini-slip": lambda: Exact(0.2, Route(("mini-in",), lambda x: 2 * x[0], "the doubled input")),
+        "mini-next": lambda: Exact(0.4, Route(("mini-slip",), lambda x: 2 * x[0], "twice the slip")),
     }, rows)
     page = errata.render_errata(rows, judged)
     assert "exact: `0.2000`" in page and "mini-in `0.10`" in page and ": `0.2000`" in page

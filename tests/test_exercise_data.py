@@ -43,7 +43,7 @@ def test_one_key_per_chapter_in_reading_order() -> None:
         assert all(ex.id.startswith(m.code.chapter + ".") for ex in _load.exercises_of(m))
     errata = {p.stem for p in (ROOT / "book" / "_data" / "errata").glob("[0-9][0-9]_*.yml")}
     assert errata <= set(toc)
-    rows = {p.stem for p in (ROOT / "attnbook" / "checks").glob("[0-9][0-9]_*.py")}
+    rows = {p.stem for p in (ROOT / "attnbook" / "derivations").glob("[0-9][0-9]_*.py")}
     assert rows == errata
 
 

@@ -145,6 +145,6 @@ def test_no_site_extension_shadows_a_package() -> None:
 
 def test_the_core_list_is_derived_from_the_tree() -> None:
     assert {"attnlib.decoding", "attnlib.grads", "attnlib.learning", "attnlib.lookup", "attnlib.report",
-            "attnlib._checks", "attnlib.softmax"} <= set(CORE)
+            "attnlib._validate", "attnlib.softmax"} <= set(CORE)
     assert not any(m.startswith(("attnlib.plots", "attnlib.style", "attnlib.widgets")) for m in CORE)
     assert len(CORE) == 1 + len([p for p in (ROOT / "attnlib").glob("*.py") if p.stem != "__init__"]) - len(NOT_CORE)

@@ -102,8 +102,8 @@ def _printed_for(row: dict) -> set[str]:
         texts.append(str(BY_ID[row["carried_from"]]["document_value"]))
     for value in (j.exact, j.route):
         if value is not None:
-            texts.append(errata.show(value, row.get("decimals")))
-    texts += [f"{k} {errata.show(v)}" for k, v in j.shown.items()]
+            texts.append(errata.render_value(value, row.get("decimals")))
+    texts += [f"{k} {errata.render_value(v)}" for k, v in j.shown.items()]
     return {f for t in texts for m in NUMBER.finditer(t) for f in _canonical(m.group(0))}
 
 

@@ -1,6 +1,7 @@
 """Page weight: the bytes a reader's browser transfers on a first visit to each page of the built site.
 
     .venv/bin/python -m tools.page_weight [_build/html] [--out benchmarks/PAGE_WEIGHT_TABLE.md]   (make page-weight)
+    .venv/bin/python -m tools.page_weight --disk [_build/html]   (make site-size: what the site takes on disk)
 
 Each page is opened in Debian's Chromium (Playwright, headless) in a fresh browser context (empty
 cache: a first visit), served from ``_build/html`` on 127.0.0.1 with every other host blocked, and
@@ -22,6 +23,7 @@ import argparse
 import functools
 import gzip
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,7 +124,34 @@ def measure(browser, site_url: str, site: Path, page: str) -> Weight:  # noqa: A
 
 
 def human(n: int) -> str:
+    """``n`` bytes as the tables show them (``815 KB``, KB = 1024 bytes)."""
     return f"{n / KB:,.0f} KB"
+
+
+def disk_sizes(site: Path) -> tuple[dict[Path, int], Counter[Path]]:
+    """File sizes on disk, and the total under every folder one or two levels deep, relative to ``site``."""
+    files = {p.relative_to(site): p.stat().st_size for p in site.rglob("*") if p.is_file()}
+    folders: Counter[Path] = Counter()
+    for rel, size in files.items():
+        for parent in rel.parents:
+            if parent != Path(".") and len(parent.parts) <= 2:
+                folders[parent] += size
+    return files, folders
+
+
+def disk_report(site: Path, top: int = 10) -> str:
+    """What the built site takes on disk: total, the biggest folders and files, any source maps left."""
+    files, folders = disk_sizes(site)
+    total = sum(files.values())
+    lines = [f"site {site}: {human(total)} in {len(files)} files", "", "biggest folders (one or two levels deep):"]
+    lines += [f"  {human(size):>9}  {100 * size / total:5.1f}%  {rel}/" for rel, size in folders.most_common(top)]
+    lines += ["", "biggest files:"]
+    lines += [f"  {human(size):>9}  {100 * size / total:5.1f}%  {rel}"
+              for rel, size in sorted(files.items(), key=lambda kv: -kv[1])[:top]]
+    maps = [rel for rel in files if rel.suffix == ".map"]
+    if maps:
+        lines += ["", f"source maps left in the site: {len(maps)} ({human(sum(files[m] for m in maps))})"]
+    return "\n".join(lines)
 
 
 def human_groups(weight: Weight, top: int = 4) -> str:
@@ -156,10 +185,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site", nargs="?", default=bb.SITE, type=Path)
     parser.add_argument("--out", type=Path, help="write the tables to this Markdown file")
+    parser.add_argument("--disk", action="store_true",
+                        help="print what the site takes on disk (biggest folders and files) instead (make site-size)")
+    parser.add_argument("--top", type=int, default=10, help="with --disk: how many folders and files")
     args = parser.parse_args()
     site = args.site.resolve()
     if not (site / "index.html").is_file():
         raise SystemExit(f"no built site at {site}: run 'make book' first")
+    if args.disk:
+        print(disk_report(site, args.top))
+        return 0
     with bb.serve(site) as url, bb.chromium() as browser:
         weights = [measure(browser, url, site, page) for page in pages_of(site)]
     text = f"{summary(weights)}\n\n{table(weights)}\n"

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import as_finite_array, check_positive, check_positive_int
+from .._validate import as_finite_array, require_positive, require_positive_int
 from ..attention_np import scaled_dot_product_attention_np
 from ..scaling import entropy
 from ..softmax import softmax
@@ -126,7 +126,7 @@ def clamp_int(value: Any, lo: int, hi: int, name: str) -> int:
 
 def clamp_temperature(value: Any) -> float:
     """A temperature clamped to ``TEMPERATURE_RANGE``; ``ValueError`` unless finite and > 0."""
-    t = check_positive(value, "temperature")
+    t = require_positive(value, "temperature")
     return min(max(t, TEMPERATURE_RANGE[0]), TEMPERATURE_RANGE[1])
 
 
@@ -186,8 +186,8 @@ def sharpening_scores(d_k: int, *, seed: int = 0, n_keys: int = 8) -> np.ndarray
     dimension ``D = D_K_RANGE[1]``, so that one step of the slider adds or drops coordinates and the
     picture changes smoothly. ``normals(seed, D·(1 + n_keys))`` gives ``q`` first, then the keys row
     by row. Shape ``(n_keys,)``."""
-    d_k = check_positive_int(d_k, "d_k")
-    n_keys = check_positive_int(n_keys, "n_keys")
+    d_k = require_positive_int(d_k, "d_k")
+    n_keys = require_positive_int(n_keys, "n_keys")
     if d_k > D_K_RANGE[1]:
         raise ValueError(f"d_k must be at most {D_K_RANGE[1]} (the largest dimension drawn), got {d_k}")
     q, k = _sharpening_draw(seed, n_keys)  # (D,), (n_keys, D)

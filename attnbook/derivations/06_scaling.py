@@ -11,7 +11,7 @@ import attnlib
 from attnlib import scaling
 
 from ..evidence import Finding, MadeUp
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
 def _unseeded(document: float, expected: float, variance: float) -> MadeUp:
@@ -26,19 +26,19 @@ def _unseeded(document: float, expected: float, variance: float) -> MadeUp:
     )
 
 
-@check("scaling-variance-dim100-before")
+@derives("scaling-variance-dim100-before")
 def scaling_variance_dim100_before() -> Value:
     """Variance of random dot products at dimension 100, before scaling (one unseeded run)."""
     return _unseeded(107.4, scaling.expected_dot_variance(100), 100)
 
 
-@check("scaling-variance-dim100-after")
+@derives("scaling-variance-dim100-after")
 def scaling_variance_dim100_after() -> Value:
     """Variance of random dot products at dimension 100, after dividing by √100 (one unseeded run)."""
     return _unseeded(1.074, scaling.expected_dot_variance(100) / 100, 1.0)
 
 
-@check("scaling-exploding-gradients")
+@derives("scaling-exploding-gradients")
 def scaling_exploding_gradients() -> Value:
     """Claim: the 1/√d_k factor prevents exploding gradients."""
     jacobian_max = max(
@@ -86,7 +86,7 @@ def query_gradient_norms(d_k: int, n_keys: int = 8, trials: int = 2000, seed: in
     return norms[0], norms[1]
 
 
-@check("scaling-variance-grows-like-d")
+@derives("scaling-variance-grows-like-d")
 def scaling_variance_grows_like_d() -> Value:
     """claim: the variance of the dot product of 1000 standard-normal pairs grows linea."""
     return all(
@@ -95,7 +95,7 @@ def scaling_variance_grows_like_d() -> Value:
     )
 
 
-@check("scaling-derivation")
+@derives("scaling-derivation")
 def scaling_derivation() -> Value:
     """claim: c = 1/√d_k brings the variance of the dot product back to Var(X) at every."""
     return all(

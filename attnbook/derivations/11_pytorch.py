@@ -10,10 +10,10 @@ import attnlib
 from attnlib import examples, masks
 
 from ..evidence import Finding
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("pytorch-fill-value-fully-masked-row")
+@derives("pytorch-fill-value-fully-masked-row")
 def pytorch_fill_value_fully_masked_row() -> Value:
     """Claim: filling masked scores with -1e9 makes softmax turn them to zero."""
     scores = torch.tensor([[0.3, -1.2, 2.0, 0.5]])
@@ -30,7 +30,7 @@ def pytorch_fill_value_fully_masked_row() -> Value:
     )
 
 
-@check("pytorch-d-model-512-bert-gpt2")
+@derives("pytorch-d-model-512-bert-gpt2")
 def pytorch_d_model_512_bert_gpt2() -> Value:
     """Claim: d_model = 512 is the standard embedding size used in BERT-base and GPT-2."""
     sizes = {m: examples.PUBLISHED_SIZES[m]["d_model"] for m in ("BERT-base", "GPT-2 small")}

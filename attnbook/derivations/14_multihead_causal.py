@@ -7,7 +7,7 @@ import torch
 from attnlib import examples, heads
 
 from ..evidence import MadeUp
-from ._registry import Value, check
+from ._registry import Value, derives
 
 LARGEST = "largest weight of any pair, 8 untrained heads"
 
@@ -23,26 +23,26 @@ def _made_up_weight(below: float, *, also: bool = True, shown: dict[str, Value] 
     return MadeUp(confirmed=also and largest < below, shown={**(shown or {}), LARGEST: largest})
 
 
-@check("multihead-fox-jumps")
+@derives("multihead-fox-jumps")
 def multihead_fox_jumps() -> Value:
     """Weight of 'fox' on 'jumps' (made up)."""
     return _made_up_weight(0.9)
 
 
-@check("multihead-dog-has-property")
+@derives("multihead-dog-has-property")
 def multihead_dog_has_property() -> Value:
     """Weight of 'dog' on 'has_property' (made up; no such key)."""
     present = "has_property" in examples.QUICK_FOX_TOKENS
     return _made_up_weight(0.7, also=not present, shown={"'has_property' is a token of the sentence": present})
 
 
-@check("multihead-adjective-noun")
+@derives("multihead-adjective-noun")
 def multihead_adjective_noun() -> Value:
     """Weights of 'quick' and 'brown' on 'fox', and of 'lazy' on 'dog' (made up)."""
     return _made_up_weight(0.8)
 
 
-@check("multihead-over-connects-fox-dog")
+@derives("multihead-over-connects-fox-dog")
 def multihead_over_connects_fox_dog() -> Value:
     """Weight with which 'over' connects 'fox' and 'dog' (made up; two weights of 0.8 exceed 1)."""
     rows_sum_to_one = bool(

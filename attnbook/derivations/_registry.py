@@ -16,20 +16,20 @@ import torch
 #: (claims), or a richer record defined in ``attnbook.errata``.
 Value = Any
 
-CHECKS: dict[str, Callable[[], Value]] = {}
+DERIVATIONS: dict[str, Callable[[], Value]] = {}
 
 
-def check(row_id: str) -> Callable[[Callable[[], Value]], Callable[[], Value]]:
-    """Register the decorated function as the check of the errata row ``row_id``."""
+def derives(row_id: str) -> Callable[[Callable[[], Value]], Callable[[], Value]]:
+    """Register the decorated function as the derivation of the errata row ``row_id``."""
     if not isinstance(row_id, str) or not row_id:
-        raise TypeError(f"check() needs a row id string, got {row_id!r}")
+        raise TypeError(f"derives() needs a row id string, got {row_id!r}")
 
     def register(fn: Callable[[], Value]) -> Callable[[], Value]:
-        if row_id in CHECKS:
+        if row_id in DERIVATIONS:
             raise ValueError(
-                f"two checks for row {row_id!r}: {CHECKS[row_id].__module__} and {fn.__module__}"
+                f"two derivations for row {row_id!r}: {DERIVATIONS[row_id].__module__} and {fn.__module__}"
             )
-        CHECKS[row_id] = fn
+        DERIVATIONS[row_id] = fn
         return fn
 
     return register

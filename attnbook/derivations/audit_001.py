@@ -11,10 +11,10 @@ import attnlib
 from attnlib import examples, scaling, text
 
 from ..evidence import MadeUp
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("doc001-one-hot")
+@derives("doc001-one-hot")
 def doc001_one_hot() -> Value:
     """vocabulary size and the one-hot vectors of apple, banana, cat, dog."""
     return [
@@ -23,7 +23,7 @@ def doc001_one_hot() -> Value:
     ]
 
 
-@check("doc001-one-hot-equidistant")
+@derives("doc001-one-hot-equidistant")
 def doc001_one_hot_equidistant() -> Value:
     """claim: all one-hot words are equally distant; cat is no closer to dog than to ba."""
     o = text.one_hot(list(examples.OHE_VOCAB), list(examples.OHE_VOCAB))
@@ -32,7 +32,7 @@ def doc001_one_hot_equidistant() -> Value:
     )
 
 
-@check("doc001-tfidf-rare-high")
+@derives("doc001-tfidf-rare-high")
 def doc001_tfidf_rare_high() -> Value:
     """claim: a word found in almost every document ('banana') gets a low score, a rare."""
     c, v = (examples.TFIDF_CORPUS, text.build_vocab(examples.TFIDF_CORPUS))
@@ -40,7 +40,7 @@ def doc001_tfidf_rare_high() -> Value:
     return bool(w[2, v.index("banana")] < w[2, v.index("tasty")])
 
 
-@check("doc001-king-queen")
+@derives("doc001-king-queen")
 def doc001_king_queen() -> Value:
     """Claim: king − man + woman ≈ queen (shown only on the book's toy embeddings)."""
     nearest = text.nearest(
@@ -51,7 +51,7 @@ def doc001_king_queen() -> Value:
     return MadeUp(confirmed=nearest == "queen", shown={"nearest word, book's toy embeddings": nearest})
 
 
-@check("doc001-apple-counts")
+@derives("doc001-apple-counts")
 def doc001_apple_counts() -> Value:
     """sentences in the data set, fruit uses and company uses of 'apple'."""
     return [
@@ -61,7 +61,7 @@ def doc001_apple_counts() -> Value:
     ]
 
 
-@check("doc001-apple-axes")
+@derives("doc001-apple-axes")
 def doc001_apple_axes() -> Value:
     """embedding width and the position of the technology and taste axes."""
     return [
@@ -71,7 +71,7 @@ def doc001_apple_axes() -> Value:
     ]
 
 
-@check("doc001-apple-leans-taste")
+@derives("doc001-apple-leans-taste")
 def doc001_apple_leans_taste() -> Value:
     """Claim: trained on mostly fruit uses, the static 'apple' leans toward the taste axis (toy senses)."""
     apple = text.usage_weighted_average(
@@ -83,13 +83,13 @@ def doc001_apple_leans_taste() -> Value:
     )
 
 
-@check("doc001-hand-weights-printed")
+@derives("doc001-hand-weights-printed")
 def doc001_hand_weights_printed() -> Value:
     """the six hand-picked weight rows, as printed (the book's verdict on them is the i."""
     return torch.stack(list(examples.DOC001_HAND_WEIGHTS.values()))
 
 
-@check("doc001-softmax-sums-to-one")
+@derives("doc001-softmax-sums-to-one")
 def doc001_softmax_sums_to_one() -> Value:
     """claim: after the softmax all weights are positive and add up to 1."""
     e = torch.stack([examples.BANK_EMBEDDINGS[w] for w in examples.BANK_SENTENCES[0]])
@@ -97,14 +97,14 @@ def doc001_softmax_sums_to_one() -> Value:
     return bool((w > 0).all() and torch.allclose(w.sum(-1), torch.ones(3)))
 
 
-@check("doc001-matrix-shapes")
+@derives("doc001-matrix-shapes")
 def doc001_matrix_shapes() -> Value:
     """shapes of the embedding matrix and of the score matrix for 'money bank grows'."""
     e = torch.stack([examples.BANK_EMBEDDINGS[w] for w in examples.BANK_SENTENCES[0]])
     return [e.shape[0], *(e @ e.T).shape]
 
 
-@check("doc001-order-lost")
+@derives("doc001-order-lost")
 def doc001_order_lost() -> Value:
     """claim: without positions the sentence is a bag of words: reordering the words on."""
     e, p = (
@@ -120,13 +120,13 @@ def doc001_order_lost() -> Value:
     )
 
 
-@check("doc001-no-parameters")
+@derives("doc001-no-parameters")
 def doc001_no_parameters() -> Value:
     """claim: the parameter-free attention has no weights and no biases, so nothing to ."""
     return sum(p.numel() for p in attnlib.ScaledDotProductAttention(scale=1.0).parameters()) == 0
 
 
-@check("doc001-qkv-shapes")
+@derives("doc001-qkv-shapes")
 def doc001_qkv_shapes() -> Value:
     """shapes for three words (the seeded bank/river/loan projections): X 3 × d, Q and ."""
     e, g = (examples.BRL_EMBEDDINGS, torch.Generator().manual_seed(examples.BRL_SEED))
@@ -141,7 +141,7 @@ def doc001_qkv_shapes() -> Value:
     ]
 
 
-@check("doc001-dk-dv")
+@derives("doc001-dk-dv")
 def doc001_dk_dv() -> Value:
     """claim: Q and K must share d_k; V may have another width d_v."""
     x, g = (examples.JOURNEY_INPUTS, torch.Generator().manual_seed(0))
@@ -155,34 +155,34 @@ def doc001_dk_dv() -> Value:
     )
 
 
-@check("doc001-dot-spread")
+@derives("doc001-dot-spread")
 def doc001_dot_spread() -> Value:
     """claim: dot products of random vectors spread more as the dimension grows (std of."""
     s = [scaling.random_dot_products(d, 1000, seed=0).std() for d in (3, 100, 1000)]
     return bool(s[0] < s[1] < s[2])
 
 
-@check("doc001-softmax-sums-to-one-s8")
+@derives("doc001-softmax-sums-to-one-s8")
 def doc001_softmax_sums_to_one_s8() -> Value:
     """claim: softmax turns raw scores into a probability distribution whose values sum."""
     w = attnlib.softmax(np.array([2.0, 1.0, 0.1, -1.0]))
     return bool((w > 0).all() and abs(w.sum() - 1) < 1e-12)
 
 
-@check("doc001-peaky")
+@derives("doc001-peaky")
 def doc001_peaky() -> Value:
     """claim: with high-variance scores softmax gets very peaky, one token taking almos."""
     return scaling.saturation(scaling.random_scores(1024, 8, trials=500, seed=0))["max_weight"] > 0.95
 
 
-@check("doc001-var-c-squared")
+@derives("doc001-var-c-squared")
 def doc001_var_c_squared() -> Value:
     """claim: scaling a random variable by c scales its variance by c² (1000 seeded dot."""
     x = scaling.random_dot_products(1000, 1000, seed=0)
     return math.isclose(float(np.var(x / math.sqrt(1000))), float(np.var(x)) / 1000, rel_tol=1e-09)
 
 
-@check("doc001-var-table")
+@derives("doc001-var-table")
 def doc001_var_table() -> Value:
     """the variance at d = 1, 2, 3 is about d times Var(X) (here Var(X) = 1; 1000 seede."""
     return bool(

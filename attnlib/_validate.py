@@ -25,7 +25,7 @@ def backend_of(x: Any, name: str) -> Backend:
     )
 
 
-def check_floating(x: torch.Tensor | np.ndarray, name: str) -> None:
+def require_floating(x: torch.Tensor | np.ndarray, name: str) -> None:
     """Raise ``ValueError`` unless ``x`` has a real floating dtype."""
     if isinstance(x, torch.Tensor):
         ok = x.is_floating_point()
@@ -37,7 +37,7 @@ def check_floating(x: torch.Tensor | np.ndarray, name: str) -> None:
         )
 
 
-def check_finite(x: torch.Tensor | np.ndarray, name: str) -> None:
+def require_finite(x: torch.Tensor | np.ndarray, name: str) -> None:
     """Raise ``ValueError`` if ``x`` holds NaN or ±Inf (attnlib never returns a silent NaN)."""
     if isinstance(x, torch.Tensor) and x.is_floating_point() and x.numel() > 0:
         # one read-only pass: the smallest and largest value are finite exactly when every value is
@@ -55,14 +55,14 @@ def check_finite(x: torch.Tensor | np.ndarray, name: str) -> None:
         )
 
 
-def check_min_ndim(x: torch.Tensor | np.ndarray, name: str, ndim: int = 2) -> None:
+def require_min_ndim(x: torch.Tensor | np.ndarray, name: str, ndim: int = 2) -> None:
     if x.ndim < ndim:
         raise ValueError(
             f"{name} must have at least {ndim} dimensions (..., n, d), got shape {tuple(x.shape)}"
         )
 
 
-def check_positive(value: Any, name: str) -> float:
+def require_positive(value: Any, name: str) -> float:
     """Return ``value`` as a float; raise unless it is a finite number > 0."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
@@ -72,7 +72,7 @@ def check_positive(value: Any, name: str) -> float:
     return value
 
 
-def check_positive_int(value: Any, name: str) -> int:
+def require_positive_int(value: Any, name: str) -> int:
     """Return ``value``; raise unless it is an ``int`` > 0 (bools are rejected)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
@@ -124,7 +124,7 @@ def as_finite_array(
     if ndarray_only:
         if not isinstance(x, np.ndarray):
             raise TypeError(f"{name} must be a numpy.ndarray, got {type(x).__name__}")
-        check_floating(x, name)
+        require_floating(x, name)
     if isinstance(x, torch.Tensor):
         x = x.detach().cpu().numpy()
     try:
@@ -155,7 +155,7 @@ Alignment = Literal["top_left", "bottom_right"]
 ALIGNMENTS: tuple[str, ...] = ("top_left", "bottom_right")
 
 
-def check_alignment(alignment: Any) -> Alignment:
+def require_alignment(alignment: Any) -> Alignment:
     """Return ``alignment`` if it is ``"top_left"`` or ``"bottom_right"``; raise otherwise."""
     if not isinstance(alignment, str):
         raise TypeError(f"causal_alignment must be a str, got {type(alignment).__name__}")
@@ -164,14 +164,14 @@ def check_alignment(alignment: Any) -> Alignment:
     return alignment  # type: ignore[return-value]
 
 
-def check_bool(value: Any, name: str) -> bool:
+def require_bool(value: Any, name: str) -> bool:
     """Return ``value``; raise ``TypeError`` unless it is a ``bool``."""
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
     return bool(value)
 
 
-def check_probability(p: Any, name: str) -> float:
+def require_probability(p: Any, name: str) -> float:
     """Return ``p`` as a float; raise unless it is a real number in ``[0, 1)`` (a dropout rate)."""
     if isinstance(p, bool) or not isinstance(p, (int, float, np.floating, np.integer)):
         raise TypeError(f"{name} must be a real number, got {type(p).__name__}")
@@ -181,10 +181,10 @@ def check_probability(p: Any, name: str) -> float:
     return p
 
 
-def check_dropout(dropout_p: Any, generator: Any, backend: Backend) -> float:
+def require_dropout(dropout_p: Any, generator: Any, backend: Backend) -> float:
     """Return ``dropout_p`` as a float in ``[0, 1)``; when it is > 0, ``generator`` must be a
     ``torch.Generator`` (torch inputs) or a ``numpy.random.Generator`` (NumPy inputs)."""
-    p = check_probability(dropout_p, "dropout_p")
+    p = require_probability(dropout_p, "dropout_p")
     if p > 0:
         want, shown = (torch.Generator, "torch.Generator") if backend == "torch" else (
             np.random.Generator, "numpy.random.Generator")
@@ -246,8 +246,8 @@ def validate_qkv(
                 f"{type(q).__name__} but {name} is {type(x).__name__}"
             )
     for name, x in (("q", q), ("k", k), ("v", v)):
-        check_min_ndim(x, name)
-        check_floating(x, name)
+        require_min_ndim(x, name)
+        require_floating(x, name)
     if backend == "torch" and not q.dtype == k.dtype == v.dtype:
         raise TypeError(
             f"q, k and v must have the same dtype, got q {q.dtype}, k {k.dtype}, v {v.dtype} "
@@ -267,7 +267,7 @@ def validate_qkv(
         if x.shape[-1] == 0:
             raise ValueError(f"{name} has no features: shape {tuple(x.shape)} (d_k and d_v must be > 0)")
     lead = [tuple(x.shape[:-2]) for x in (q, k, v)]
-    if check_bool(enable_gqa, "enable_gqa"):
+    if require_bool(enable_gqa, "enable_gqa"):
         lead = _gqa_lead(q, k, v)
     try:
         np.broadcast_shapes(*lead)
@@ -278,9 +278,9 @@ def validate_qkv(
             + ("" if enable_gqa else "; for fewer key/value heads than query heads pass enable_gqa=True")
         ) from None
     for name, x in (("q", q), ("k", k), ("v", v)):
-        check_finite(x, name)
+        require_finite(x, name)
     d_k = q.shape[-1]
-    scale = 1.0 / math.sqrt(d_k) if scale is None else check_positive(scale, "scale")
+    scale = 1.0 / math.sqrt(d_k) if scale is None else require_positive(scale, "scale")
     if mask is not None:
         mask = as_attention_mask(mask, backend, q.device if backend == "torch" else None)
         target = np.broadcast_shapes(*lead) + (q.shape[-2], k.shape[-2])
@@ -311,13 +311,13 @@ def _gqa_lead(q: Any, k: Any, v: Any) -> list[tuple[int, ...]]:
     return [tuple(q.shape[:-2])] + [tuple(x.shape[:-3]) + (h_q,) for x in (k, v)]
 
 
-def check_causal(is_causal: Any, causal_alignment: Any) -> Alignment | None:
+def require_causal(is_causal: Any, causal_alignment: Any) -> Alignment | None:
     """``None`` without a causal rule, else the alignment (``"top_left"`` or ``"bottom_right"``).
 
     An alignment other than the default without ``is_causal=True`` raises: it would be silently ignored.
     """
-    alignment = check_alignment(causal_alignment)
-    if check_bool(is_causal, "is_causal"):
+    alignment = require_alignment(causal_alignment)
+    if require_bool(is_causal, "is_causal"):
         return alignment
     if alignment != "top_left":
         raise ValueError(f"causal_alignment={alignment!r} has no effect without is_causal=True")
@@ -340,7 +340,7 @@ def mha_inputs(query: Any, key: Any, value: Any, *, widths: tuple[int, int, int]
             raise ValueError(f"{name} must have shape ({layout}, {width}) or unbatched (n, {width}), got {tuple(x.shape)}")
         if x.dtype != dtype:
             raise TypeError(f"{name} is {x.dtype} but the module's weights are {dtype}: convert with .to({dtype})")
-        check_finite(x, name)
+        require_finite(x, name)
         ndims.add(x.ndim)
     if len(ndims) > 1:
         raise ValueError(f"query, key and value must all be batched or all unbatched, got query "

@@ -5,10 +5,10 @@ from __future__ import annotations
 from attnlib import examples, text
 
 from ..evidence import Finding
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("tfidf-captures-meaning")
+@derives("tfidf-captures-meaning")
 def tfidf_captures_meaning() -> Value:
     """Claim: TF-IDF captures meaning (qualified "importance")."""
     corpus, vocab = examples.TFIDF_CORPUS, text.build_vocab(examples.TFIDF_CORPUS)
@@ -27,7 +27,7 @@ def tfidf_captures_meaning() -> Value:
     )
 
 
-@check("bow-counts")
+@derives("bow-counts")
 def bow_counts() -> Value:
     """count vectors of 'I love apple and banana' and 'banana is tasty' over the printe."""
     return text.bag_of_words(examples.BOW_SENTENCES, examples.BOW_VOCAB_PRINTED).tolist()

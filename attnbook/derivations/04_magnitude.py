@@ -9,10 +9,10 @@ import torch
 from attnlib import examples
 
 from ..evidence import Finding
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("magnitude-focus-on-alignment")
+@derives("magnitude-focus-on-alignment")
 def magnitude_focus_on_alignment() -> Value:
     """Claim: dividing by √d_k makes the model focus on alignment, not magnitude."""
     scores = torch.stack(list(examples.MAGNITUDE_KEYS.values())) @ examples.MAGNITUDE_QUERY  # (3,)

@@ -10,10 +10,10 @@ import attnlib
 from attnlib import examples, recurrence
 
 from ..evidence import MadeUp
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("doc004-static-bank")
+@derives("doc004-static-bank")
 def doc004_static_bank() -> Value:
     """claim: a static lookup gives 'bank' the same vector in both sentences; attention."""
     es = [torch.stack([examples.BANK_EMBEDDINGS[w] for w in s]) for s in examples.BANK_SENTENCES]
@@ -25,7 +25,7 @@ def doc004_static_bank() -> Value:
     )
 
 
-@check("doc004-bank-output-shares")
+@derives("doc004-bank-output-shares")
 def doc004_bank_output_shares() -> Value:
     """Shares of V[river] and V[of] in the output for 'bank' (made up)."""
     shares = [round(100 * examples.BANK_OF_RIVER_WEIGHTS_PRINTED[w]) for w in ("river", "of")]
@@ -34,13 +34,13 @@ def doc004_bank_output_shares() -> Value:
     )
 
 
-@check("doc004-brl-embeddings")
+@derives("doc004-brl-embeddings")
 def doc004_brl_embeddings() -> Value:
     """embeddings of 'bank', 'river', 'loan' (the inputs the book stores)."""
     return examples.BRL_EMBEDDINGS
 
 
-@check("doc004-brl-shapes")
+@derives("doc004-brl-shapes")
 def doc004_brl_shapes() -> Value:
     """shape of the embeddings and of Q, K and V (the check returns it only if all four."""
     e, g = (examples.BRL_EMBEDDINGS, torch.Generator().manual_seed(examples.BRL_SEED))
@@ -48,19 +48,19 @@ def doc004_brl_shapes() -> Value:
     return list(s[0]) if len(set(s)) == 1 else None
 
 
-@check("doc004-magnitude-inputs")
+@derives("doc004-magnitude-inputs")
 def doc004_magnitude_inputs() -> Value:
     """the query and the three keys."""
     return [examples.MAGNITUDE_QUERY.tolist(), *[k.tolist() for k in examples.MAGNITUDE_KEYS.values()]]
 
 
-@check("doc004-magnitude-scores")
+@derives("doc004-magnitude-scores")
 def doc004_magnitude_scores() -> Value:
     """q·k for K1 (short, aligned), K2 (long, aligned), K3 (misaligned)."""
     return torch.stack(list(examples.MAGNITUDE_KEYS.values())) @ examples.MAGNITUDE_QUERY
 
 
-@check("doc004-misaligned-beats-aligned")
+@derives("doc004-misaligned-beats-aligned")
 def doc004_misaligned_beats_aligned() -> Value:
     """claim: the misaligned K3 scores higher than the aligned K1 although its cosine i."""
     q, k1, k3 = (
@@ -73,7 +73,7 @@ def doc004_misaligned_beats_aligned() -> Value:
     )
 
 
-@check("doc004-scaling-inputs")
+@derives("doc004-scaling-inputs")
 def doc004_scaling_inputs() -> Value:
     """the query, the aligned key and the misaligned key."""
     return [
@@ -83,14 +83,14 @@ def doc004_scaling_inputs() -> Value:
     ]
 
 
-@check("doc004-scaling-dk")
+@derives("doc004-scaling-dk")
 def doc004_scaling_dk() -> Value:
     """d_k of the 2-d example and √d_k."""
     d = examples.MAGNITUDE_QUERY.shape[-1]
     return [d, d, math.sqrt(d)]
 
 
-@check("doc004-scaling-printout")
+@derives("doc004-scaling-printout")
 def doc004_scaling_printout() -> Value:
     """aligned score, misaligned score and their ratio, without and with scaling by √2."""
     a, m, s = (
@@ -101,7 +101,7 @@ def doc004_scaling_printout() -> Value:
     return [a, m, a / m, a / s, m / s, a / s / (m / s)]
 
 
-@check("doc004-ratio-stays")
+@derives("doc004-ratio-stays")
 def doc004_ratio_stays() -> Value:
     """claim: dividing both scores by √d_k leaves their ratio unchanged."""
     a, m = (
@@ -111,7 +111,7 @@ def doc004_ratio_stays() -> Value:
     return math.isclose(a / m, a / math.sqrt(2) / (m / math.sqrt(2)), rel_tol=1e-12) and a / math.sqrt(2) < a
 
 
-@check("doc004-softmax-sums-to-one")
+@derives("doc004-softmax-sums-to-one")
 def doc004_softmax_sums_to_one() -> Value:
     """claim: softmax turns the scores into probabilities that sum to 1.0."""
     s = torch.stack(list(examples.MAGNITUDE_KEYS.values())) @ examples.MAGNITUDE_QUERY
@@ -121,13 +121,13 @@ def doc004_softmax_sums_to_one() -> Value:
     )
 
 
-@check("doc004-real-dims")
+@derives("doc004-real-dims")
 def doc004_real_dims() -> Value:
     """claim: real transformers use 512 or more dimensions (published sizes: Transforme."""
     return min(s["d_model"] for s in examples.PUBLISHED_SIZES.values()) == 512
 
 
-@check("doc004-walkthrough-shapes")
+@derives("doc004-walkthrough-shapes")
 def doc004_walkthrough_shapes() -> Value:
     """batch size, sequence length, d_model, d_k and the shapes of embeddings, Q/K/V, w."""
     s, g = (examples.WALKTHROUGH_SIZES, torch.Generator().manual_seed(0))
@@ -137,7 +137,7 @@ def doc004_walkthrough_shapes() -> Value:
     return [s["batch_size"], s["seq_len"], s["d_model"], s["d_k"], *x.shape, *q.shape, *w.shape, *o.shape]
 
 
-@check("doc004-walkthrough-probabilities")
+@derives("doc004-walkthrough-probabilities")
 def doc004_walkthrough_probabilities() -> Value:
     """claim: the weights are probabilities, 0.0 to 1.0, and each query's weights sum t."""
     s, g = (examples.WALKTHROUGH_SIZES, torch.Generator().manual_seed(0))
@@ -148,32 +148,32 @@ def doc004_walkthrough_probabilities() -> Value:
     return bool(((w >= 0) & (w <= 1)).all() and torch.allclose(w.sum(-1), torch.ones(2, 10)))
 
 
-@check("doc004-dk-64")
+@derives("doc004-dk-64")
 def doc004_dk_64() -> Value:
     """d_k = d_model / num_heads for 8 heads of width 512."""
     s = examples.PUBLISHED_SIZES["Transformer base (2017)"]
     return [s["d_model"], s["num_heads"], s["d_model"] // s["num_heads"]]
 
 
-@check("doc004-it-inputs")
+@derives("doc004-it-inputs")
 def doc004_it_inputs() -> Value:
     """the query of 'it' and the keys and values of animal, street, because."""
     return [examples.IT_QUERY.tolist(), *examples.IT_KEYS.tolist(), *examples.IT_VALUES.tolist()]
 
 
-@check("doc004-it-dk")
+@derives("doc004-it-dk")
 def doc004_it_dk() -> Value:
     """d_k of the 2-d example."""
     return examples.IT_KEYS.shape[-1]
 
 
-@check("doc004-step-inputs")
+@derives("doc004-step-inputs")
 def doc004_step_inputs() -> Value:
     """Q (= K) and V of the 3-token example."""
     return [examples.STEP_Q.tolist(), examples.STEP_V.tolist()]
 
 
-@check("doc004-step-shapes")
+@derives("doc004-step-shapes")
 def doc004_step_shapes() -> Value:
     """tokens and width of Q and V, and d_k = Q.size(-1)."""
     return (
@@ -183,13 +183,13 @@ def doc004_step_shapes() -> Value:
     )
 
 
-@check("doc004-attention-one-step")
+@derives("doc004-attention-one-step")
 def doc004_attention_one_step() -> Value:
     """sequential steps one attention layer needs for the whole sentence."""
     return recurrence.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").attention_steps_total
 
 
-@check("doc004-long-range")
+@derives("doc004-long-range")
 def doc004_long_range() -> Value:
     """claim: one attention layer links word 100 to word 1 in one step, as it links nei."""
     far, near = (

@@ -5,10 +5,10 @@ from __future__ import annotations
 from attnlib import examples, recurrence
 
 from ..evidence import Finding, MadeUp
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("parallel-rnn-total-steps")
+@derives("parallel-rnn-total-steps")
 def parallel_rnn_total_steps() -> Value:
     """Claim: the RNN needs 'Total: 7 sequential steps' against attention's 1 parallel step."""
     words = examples.BANK_LOAN_SENTENCE.split()
@@ -26,7 +26,7 @@ def parallel_rnn_total_steps() -> Value:
     )
 
 
-@check("parallel-it-scores-illustrative")
+@derives("parallel-it-scores-illustrative")
 def parallel_it_scores_illustrative() -> Value:
     """Attention of 'it' to The, bank, approved, the, loan (made up)."""
     total = sum(examples.BANK_LOAN_IT_SCORES.values())
@@ -36,31 +36,31 @@ def parallel_it_scores_illustrative() -> Value:
     )
 
 
-@check("parallel-word-number-the")
+@derives("parallel-word-number-the")
 def parallel_word_number_the() -> Value:
     """position of 'The'."""
     return recurrence.word_position(examples.BANK_LOAN_SENTENCE.split(), "The")
 
 
-@check("parallel-word-number-bank")
+@derives("parallel-word-number-bank")
 def parallel_word_number_bank() -> Value:
     """position of 'bank'."""
     return recurrence.word_position(examples.BANK_LOAN_SENTENCE.split(), "bank")
 
 
-@check("parallel-word-number-it")
+@derives("parallel-word-number-it")
 def parallel_word_number_it() -> Value:
     """position of 'it'."""
     return recurrence.word_position(examples.BANK_LOAN_SENTENCE.split(), "it")
 
 
-@check("parallel-rnn-steps-to-it")
+@derives("parallel-rnn-steps-to-it")
 def parallel_rnn_steps_to_it() -> Value:
     """sequential RNN steps until the state of 'it' (hidden_state_7, 'ALL 7 words')."""
     return recurrence.path_counts(examples.BANK_LOAN_SENTENCE.split(), "bank", "it").rnn_steps_to_target
 
 
-@check("parallel-intermediate-states")
+@derives("parallel-intermediate-states")
 def parallel_intermediate_states() -> Value:
     """intermediate mixing steps (hidden states 3→4→5→6) between 'bank' and 'it'."""
     return len(

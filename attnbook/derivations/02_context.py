@@ -8,10 +8,10 @@ import attnlib
 from attnlib import examples, text
 
 from ..evidence import Finding, MadeUp
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("doc001-hand-picked-weights")
+@derives("doc001-hand-picked-weights")
 def doc001_hand_picked_weights() -> Value:
     """Mixing weights of 'money bank grows' and 'river bank flows'."""
     ratios = {s: text.softmax_cycle_ratio(w, [0, 1, 2]) for s, w in examples.DOC001_HAND_WEIGHTS.items()}
@@ -21,14 +21,14 @@ def doc001_hand_picked_weights() -> Value:
     )
 
 
-@check("doc004-bank-river-weights")
+@derives("doc004-bank-river-weights")
 def doc004_bank_river_weights() -> Value:
     """Weights of 'bank' on river / of / The in 'The bank of the river'."""
     total = sum(examples.BANK_OF_RIVER_WEIGHTS_PRINTED.values())
     return MadeUp(confirmed=abs(total - 0.95) < 1e-12, shown={"sum of the three printed weights": total})
 
 
-@check("doc004-scores-become-weights")
+@derives("doc004-scores-become-weights")
 def doc004_scores_become_weights() -> Value:
     """Claim: the dot products 0.50, 0.30, 0.15 become the weights (50 % of V[river])."""
     river = float(attnlib.softmax(torch.tensor([0.50, 0.30, 0.15], dtype=torch.float64))[0])

@@ -10,8 +10,8 @@ import torch
 import attnlib
 from attnlib import examples
 
-from ..evidence import Numeric, Route
-from ._registry import Value, check
+from ..evidence import Exact, Route
+from ._registry import Value, derives
 
 
 def _scores() -> torch.Tensor:
@@ -29,10 +29,10 @@ def _attention() -> tuple[torch.Tensor, torch.Tensor]:
     )
 
 
-@check("it-hand-logits")
+@derives("it-hand-logits")
 def it_hand_logits() -> Value:
     """Scaled scores (logits) of animal, street, because."""
-    return Numeric(
+    return Exact(
         exact=_logits(),
         route=Route(
             ("it-appendix-scores-correct", "it-hand-sqrt2-correct"),
@@ -42,28 +42,28 @@ def it_hand_logits() -> Value:
     )
 
 
-@check("it-hand-exp-animal")
+@derives("it-hand-exp-animal")
 def it_hand_exp_animal() -> Value:
     """exp of the logit of animal."""
-    return Numeric(
+    return Exact(
         exact=torch.exp(_logits())[0],
         route=Route(("it-hand-logits",), lambda x: np.exp(x[0]), "the logit 7.09 of the 1.41 route"),
     )
 
 
-@check("it-hand-exp-street")
+@derives("it-hand-exp-street")
 def it_hand_exp_street() -> Value:
     """exp of the logit of street."""
-    return Numeric(
+    return Exact(
         exact=torch.exp(_logits())[1],
         route=Route(("it-hand-logits",), lambda x: np.exp(x[1]), "the logit 4.96 of the 1.41 route"),
     )
 
 
-@check("it-hand-exp-sum")
+@derives("it-hand-exp-sum")
 def it_hand_exp_sum() -> Value:
     """Sum of the three exponentials (softmax denominator)."""
-    return Numeric(
+    return Exact(
         exact=torch.exp(_logits()).sum(),
         route=Route(
             ("it-hand-exp-animal", "it-hand-exp-street", "it-hand-exp-because-correct"),
@@ -73,11 +73,11 @@ def it_hand_exp_sum() -> Value:
     )
 
 
-@check("it-hand-term-because")
+@derives("it-hand-term-because")
 def it_hand_term_because() -> Value:
     """Weighted value of because, weight × V_because."""
     weights = _attention()[1]  # (1, 3)
-    return Numeric(
+    return Exact(
         exact=weights[0, 2] * examples.IT_VALUES.double()[2],
         route=Route(
             ("it-code-weights-correct", "doc004-it-inputs"),
@@ -87,55 +87,55 @@ def it_hand_term_because() -> Value:
     )
 
 
-@check("it-code-scores-correct")
+@derives("it-code-scores-correct")
 def it_code_scores_correct() -> Value:
     """scores q·k of animal, street, because."""
     return _scores()
 
 
-@check("it-code-scaled-correct")
+@derives("it-code-scaled-correct")
 def it_code_scaled_correct() -> Value:
     """scaled scores of animal, street, because."""
     return _logits()
 
 
-@check("it-code-weights-correct")
+@derives("it-code-weights-correct")
 def it_code_weights_correct() -> Value:
     """attention weights of animal, street, because."""
     return _attention()[1][0]
 
 
-@check("it-weights-percent-correct")
+@derives("it-weights-percent-correct")
 def it_weights_percent_correct() -> Value:
     """attention weights in percent."""
     return 100 * _attention()[1][0]
 
 
-@check("it-context-correct")
+@derives("it-context-correct")
 def it_context_correct() -> Value:
     """context vector of 'it'."""
     return _attention()[0][0]
 
 
-@check("it-hand-sqrt2-correct")
+@derives("it-hand-sqrt2-correct")
 def it_hand_sqrt2_correct() -> Value:
     """√d_k for d_k = 2."""
     return math.sqrt(examples.IT_QUERY.shape[-1])
 
 
-@check("it-hand-exp-because-correct")
+@derives("it-hand-exp-because-correct")
 def it_hand_exp_because_correct() -> Value:
     """exp of the logit of because."""
     return torch.exp(_logits())[2]
 
 
-@check("it-hand-terms-correct")
+@derives("it-hand-terms-correct")
 def it_hand_terms_correct() -> Value:
     """weighted values of animal and street, weight × V."""
     return _attention()[1][0, :2, None] * examples.IT_VALUES.double()[:2]  # (2, 2)
 
 
-@check("it-appendix-scores-correct")
+@derives("it-appendix-scores-correct")
 def it_appendix_scores_correct() -> Value:
     """scores of animal, street, because."""
     return _scores()

@@ -6,10 +6,10 @@ import numpy as np
 
 import attnlib
 
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("softmax-stable-listing")
+@derives("softmax-stable-listing")
 def softmax_stable_listing() -> Value:
     """claim: subtracting max(x) before exp keeps softmax from overflowing, without cha."""
     return (

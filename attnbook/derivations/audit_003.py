@@ -6,10 +6,10 @@ import numpy as np
 
 from attnlib import scaling
 
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("doc003-scale-keeps-variance")
+@derives("doc003-scale-keeps-variance")
 def doc003_scale_keeps_variance() -> Value:
     """claim: the variance of Q·Kᵀ grows with D_k and dividing by √D_k keeps it fixed (."""
     t = scaling.variance_by_dimension([1, 2, 3, 10, 30, 100, 300, 1000], 1000, seed=0)

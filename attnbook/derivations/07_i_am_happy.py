@@ -11,8 +11,8 @@ import torch
 import attnlib
 from attnlib import examples
 
-from ..evidence import Numeric, Route
-from ._registry import Value, check
+from ..evidence import Exact, Route
+from ._registry import Value, derives
 
 
 def _embeddings() -> torch.Tensor:
@@ -38,10 +38,10 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return np.exp(x) / np.exp(x).sum()
 
 
-@check("happy-divisor-1-73")
+@derives("happy-divisor-1-73")
 def happy_divisor_1_73() -> Value:
     """Scaled scores of 'am' on am and happy, written as 0.77/1.73 and 1.22/1.73."""
-    return Numeric(
+    return Exact(
         exact=_scores()[1, 1:] / math.sqrt(3),
         route=Route(
             ("happy-scores-correct", "happy-sqrt3-correct"),
@@ -51,10 +51,10 @@ def happy_divisor_1_73() -> Value:
     )
 
 
-@check("happy-row1-exp")
+@derives("happy-row1-exp")
 def happy_row1_exp() -> Value:
     """exp of the first row of scaled scores."""
-    return Numeric(
+    return Exact(
         exact=torch.exp(_scores() / math.sqrt(3))[0],
         route=Route(
             ("happy-scaled-correct",),
@@ -64,32 +64,32 @@ def happy_row1_exp() -> Value:
     )
 
 
-@check("happy-row1-exp-sum")
+@derives("happy-row1-exp-sum")
 def happy_row1_exp_sum() -> Value:
     """Sum of the exponentials of the first row."""
-    return Numeric(
+    return Exact(
         exact=torch.exp(_scores() / math.sqrt(3))[0].sum(),
         route=Route(("happy-row1-exp",), lambda e: e.sum(), "the sum of the printed exponentials"),
     )
 
 
-def _weights_of(token: int, word: str) -> Numeric:
+def _weights_of(token: int, word: str) -> Exact:
     """The attention weights of one token, and the document's route: softmax of its printed logits
     (the row ``token`` of the nine printed scaled scores)."""
     row = slice(3 * token, 3 * token + 3)
-    return Numeric(
+    return Exact(
         exact=_weights()[token],
         route=Route(("happy-scaled-correct",), lambda s: _softmax(s[row]), f"softmax of the printed logits of '{word}'"),
     )
 
 
-@check("happy-weights-am")
+@derives("happy-weights-am")
 def happy_weights_am() -> Value:
     """Attention weights of 'am'."""
     return _weights_of(1, "am")
 
 
-@check("happy-weights-happy")
+@derives("happy-weights-happy")
 def happy_weights_happy() -> Value:
     """Attention weights of 'happy'."""
     return _weights_of(2, "happy")
@@ -99,51 +99,51 @@ def _sum_of_terms(terms: np.ndarray) -> np.ndarray:
     return terms.reshape(3, 3).sum(axis=0)  # (3,): the three printed terms added
 
 
-def _context_of(token: int, *, printed_terms: str) -> Numeric:
+def _context_of(token: int, *, printed_terms: str) -> Exact:
     """The context vector of one token, and the document's route: the sum of its printed terms."""
-    return Numeric(
+    return Exact(
         exact=_context()[token],
         route=Route((printed_terms,), _sum_of_terms, "the sum of the printed terms"),
     )
 
 
-@check("happy-context-i")
+@derives("happy-context-i")
 def happy_context_i() -> Value:
     """Context vector of 'I'."""
     return _context_of(0, printed_terms="doc002-context-terms-i")
 
 
-@check("happy-context-am")
+@derives("happy-context-am")
 def happy_context_am() -> Value:
     """Context vector of 'am'."""
     return _context_of(1, printed_terms="doc002-context-terms-am")
 
 
-@check("happy-context-happy")
+@derives("happy-context-happy")
 def happy_context_happy() -> Value:
     """Context vector of 'happy'."""
     return _context_of(2, printed_terms="doc002-context-terms-happy")
 
 
-@check("happy-scores-correct")
+@derives("happy-scores-correct")
 def happy_scores_correct() -> Value:
     """Q·Kᵀ, all nine entries."""
     return _scores()
 
 
-@check("happy-sqrt3-correct")
+@derives("happy-sqrt3-correct")
 def happy_sqrt3_correct() -> Value:
     """√d_k for d_k = 3."""
     return math.sqrt(examples.HAPPY_EMBEDDINGS.shape[-1])
 
 
-@check("happy-scaled-correct")
+@derives("happy-scaled-correct")
 def happy_scaled_correct() -> Value:
     """Q·Kᵀ/√3, all nine entries."""
     return _scores() / math.sqrt(3)
 
 
-@check("happy-weights-i-correct")
+@derives("happy-weights-i-correct")
 def happy_weights_i_correct() -> Value:
     """Attention weights of 'I'."""
     return _weights()[0]

@@ -7,10 +7,10 @@ import numpy as np
 from attnlib import examples, scratch
 
 from ..evidence import Finding
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("scratch-order-blind")
+@derives("scratch-order-blind")
 def scratch_order_blind() -> Value:
     """Claim: attention, being matrix multiplication, ignores the order of the words."""
     demo, order = scratch.build_demo(examples.ORDER_SENTENCES), [3, 1, 2, 0]
@@ -26,7 +26,7 @@ def scratch_order_blind() -> Value:
     )
 
 
-@check("scratch-wv-change-as-evidence")
+@derives("scratch-wv-change-as-evidence")
 def scratch_wv_change_as_evidence() -> Value:
     """Claim: a dramatic change of W_V after training verifies that the mechanism learns."""
     demo = scratch.build_demo(examples.ORDER_SENTENCES)
@@ -45,7 +45,7 @@ def scratch_wv_change_as_evidence() -> Value:
     )
 
 
-@check("scratch-attention-weights-untrained")
+@derives("scratch-attention-weights-untrained")
 def scratch_attention_weights_untrained() -> Value:
     """Claim: the W_V training loop integrates the whole attention mechanism into learning."""
     run = scratch.build_demo(examples.ORDER_SENTENCES).train(lr=0.1, steps=30)
@@ -53,7 +53,7 @@ def scratch_attention_weights_untrained() -> Value:
     return Finding(holds=change > 0, shown={"largest change of any attention weight after training": change})
 
 
-@check("scratch-chain-exact")
+@derives("scratch-chain-exact")
 def scratch_chain_exact() -> Value:
     """claim: the three-link chain dL/dz0 → dL/dV → dL/dW_V is an accurate gradient."""
     d = scratch.build_demo(examples.ORDER_SENTENCES)

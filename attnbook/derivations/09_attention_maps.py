@@ -7,16 +7,16 @@ import math
 import attnlib
 from attnlib import examples
 
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("maps-step-scaled-correct")
+@derives("maps-step-scaled-correct")
 def maps_step_scaled_correct() -> Value:
     """scaled scores Q·Kᵀ/√4 (K = Q)."""
     return examples.STEP_Q.double() @ examples.STEP_Q.double().T / math.sqrt(examples.STEP_Q.shape[-1])
 
 
-@check("maps-step-weights-correct")
+@derives("maps-step-weights-correct")
 def maps_step_weights_correct() -> Value:
     """attention weights."""
     return attnlib.scaled_dot_product_attention(
@@ -24,7 +24,7 @@ def maps_step_weights_correct() -> Value:
     )[1]
 
 
-@check("maps-step-row-sums-correct")
+@derives("maps-step-row-sums-correct")
 def maps_step_row_sums_correct() -> Value:
     """row sums of the weights."""
     return attnlib.scaled_dot_product_attention(
@@ -32,7 +32,7 @@ def maps_step_row_sums_correct() -> Value:
     )[1].sum(dim=-1)
 
 
-@check("maps-step-output-correct")
+@derives("maps-step-output-correct")
 def maps_step_output_correct() -> Value:
     """output (context-aware representations)."""
     return attnlib.scaled_dot_product_attention(

@@ -5,10 +5,10 @@ from __future__ import annotations
 from attnlib import cost, recurrence
 
 from ..evidence import Finding
-from ._registry import Value, check
+from ._registry import Value, derives
 
 
-@check("at-scale-ideal-for-long-sequences")
+@derives("at-scale-ideal-for-long-sequences")
 def at_scale_ideal_for_long_sequences() -> Value:
     """Claim: parallel computation makes self-attention highly scalable and ideal for long sequences."""
     ratio_bytes = {
@@ -30,7 +30,7 @@ def at_scale_ideal_for_long_sequences() -> Value:
     )
 
 
-@check("at-scale-quadratic-memory")
+@derives("at-scale-quadratic-memory")
 def at_scale_quadratic_memory() -> Value:
     """claim: a longer sequence costs quadratic memory."""
     return all(cost.score_matrix_bytes(8, 8, n) == 8 * 8 * n * n * 4 for n in (128, 2048, 8192))
