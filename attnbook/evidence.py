@@ -1,10 +1,10 @@
-"""What a row check returns: the named values an errata verdict rests on.
+"""What a row's derivation returns: the named values an errata verdict rests on.
 
-A check (``attnbook.derivations``) returns one of these, or a bare value:
+A derivation (``attnbook.derivations``) returns one of these, or a bare value:
 
 - a number, list, array or tensor: the **exact** value of a numeric row, computed from the
   document's original inputs at full precision;
-- :class:`Numeric`: the exact value plus the document's own **route**: the same step computed from
+- :class:`Exact`: the exact value plus the document's own **route**: the same step computed from
   the values the document itself printed for its inputs (named by their row ids);
 - :class:`Finding`: what the book's computation shows about a claim (``holds`` in the cases it
   describes; an ``edge`` where it fails although it holds there);

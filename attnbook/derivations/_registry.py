@@ -1,4 +1,4 @@
-"""The registry of row checks: row id -> the function that computes what the row rests on.
+"""The registry of row derivations: row id -> the function that computes what the row rests on.
 
 Each row of ``book/_data/errata/*.yml`` is checked by exactly one function, registered here under
 the row's ``id`` with :func:`check`. Used by ``attnbook.errata`` (the Errata and Number audit pages).
@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import torch
 
-#: What a check returns: a number, a nested list, an array or tensor (numeric rows), or a bool
+#: What a derivation returns: a number, a nested list, an array or tensor (numeric rows), or a bool
 #: (claims), or a richer record defined in ``attnbook.errata``.
 Value = Any
 
