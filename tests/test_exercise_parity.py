@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from attnbook.exercises import EXERCISES, Choice, FindError, Numeric, diagnose, export
-from attnbook.exercises._core import parse_numbers
+from attnbook.exercises._parsing import parse_numbers
 from tests._project import ROOT
 
 SCRIPT = ROOT / "attnbook" / "exercises" / "exercise.js"

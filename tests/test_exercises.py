@@ -19,7 +19,7 @@ from docutils.nodes import make_id
 
 from attnbook import exercises
 from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, diagnose, export
-from attnbook.exercises._core import slug
+from attnbook.exercises._types import slug
 from tests._project import ROOT
 
 IDS = sorted(EXERCISES)

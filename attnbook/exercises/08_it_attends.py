@@ -14,7 +14,7 @@ import numpy as np
 import attnlib
 from attnlib import examples
 
-from ._core import fmt
+from ._format import fmt
 from ._registry import ChapterCode, Numbers
 
 code = ChapterCode(__name__)

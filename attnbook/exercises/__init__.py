@@ -13,7 +13,10 @@ Used in: the "Exercises" section of the chapters, and the "Exercises" page.
 
 from __future__ import annotations
 
-from ._core import (
+from ._diagnose import check, diagnose
+from ._load import chapter_modules, exercises_of
+from ._page import Catalogue, ExerciseSet, catalogue, export, show
+from ._types import (
     KIND_LABELS,
     Choice,
     Code,
@@ -24,11 +27,7 @@ from ._core import (
     Numeric,
     Section,
     Verdict,
-    check,
-    diagnose,
 )
-from ._load import chapter_modules, exercises_of
-from ._page import Catalogue, ExerciseSet, catalogue, export, show
 
 _MODULES = chapter_modules()  # every <slug>.py of this package, in reading order
 EXERCISES: dict[str, Exercise] = {ex.id: ex for mod in _MODULES for ex in exercises_of(mod)}

@@ -29,8 +29,8 @@ from typing import Any
 
 import yaml
 
-from ._core import Choice, Code, Exercise, FindError, Misconception, Mistake, Numeric, Section
 from ._registry import ChapterCode
+from ._types import Choice, Code, Exercise, FindError, Misconception, Mistake, Numeric, Section
 
 DATA = Path(__file__).resolve().parent / "data"
 TEXT_KEYS = ("skill", "prompt", "hint", "why")

@@ -18,7 +18,7 @@ from typing import Any
 
 from attnlib.widgets.sliders import dom_helpers_js
 
-from ._core import KIND_LABELS, REPOSITORY, TITLES, Choice, Code, Exercise, FindError, Numeric
+from ._types import KIND_LABELS, REPOSITORY, TITLES, Choice, Code, Exercise, FindError, Numeric
 
 _HERE = Path(__file__).resolve().parent
 

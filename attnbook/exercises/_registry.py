@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ._core import fmt
+from ._format import fmt
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Numbers:
     """A number, vector or matrix for a prompt: ``{name:.2f}`` rounds every entry to 2 decimals and
-    shows a vector in brackets, as :func:`~attnbook.exercises._core.fmt` does."""
+    shows a vector in brackets, as :func:`~attnbook.exercises._format.fmt` does."""
 
     def __init__(self, value: Any) -> None:
         self.value = value

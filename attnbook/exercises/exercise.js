@@ -1,10 +1,10 @@
 // The book's exercises, answered in the page itself (no kernel). attnbook/exercises/_page.py puts this
 // module after each chapter's exercise data (JSON made by export() in Python: the answer attnlib
 // computed and the wrong answer of every misconception, as numbers). diagnose() below is the rule of
-// attnbook/exercises/_core.py, line for line: the same input gives the same verdict in both. Code
+// attnbook/exercises/_diagnose.py, line for line: the same input gives the same verdict in both. Code
 // exercises show the task and point to a live kernel.
 
-// One rule for what counts as a number, the same as normalise_text and parse_numbers in _core.py:
+// One rule for what counts as a number, the same as normalise_text and parse_numbers in _parsing.py:
 // NFKC (full-width digits and signs become ASCII), U+2212 becomes "-", invisible characters go,
 // then only the ASCII digits 0-9 count.
 const NUMBER = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
@@ -24,7 +24,7 @@ function normaliseText(text) {
 
 class AnswerError extends Error {}
 
-// parse_numbers in _core.py: numbers separated by commas, spaces or semicolons; brackets ignored.
+// parse_numbers in _parsing.py: numbers separated by commas, spaces or semicolons; brackets ignored.
 function parseNumbers(text, expect) {
   if (text === null || text === undefined) throw new AnswerError(`Empty answer: enter ${expect}.`);
   const tokens = normaliseText(text).split(SEPARATORS).filter((t) => t.length > 0);

@@ -1,0 +1,239 @@
+"""The rule that turns a reader's answer into a verdict (``exercise.js`` runs the same rule on the page).
+
+An exercise is a typed object (:class:`Exercise`). Its answer is computed by attnlib when the data
+module is imported (never typed in), and each misconception it recognises is a :class:`Mistake`: a
+named function that produces the wrong answer that mistake gives (or, for a multiple-choice or
+find-the-error exercise, the option a reader with that misconception picks).
+
+:func:`diagnose` returns a :class:`Verdict`, one of four: ``correct``; ``misconception`` (named, with
+a one-line hint and the section that explains it); ``not-yet`` (a hint); ``invalid`` (the answer
+could not be judged: empty, not a number, NaN, the wrong number of values; for code, a function that
+raises, never returns, or returns the wrong type). It never says just "wrong".
+
+The static page runs the same rule in ``exercise.js`` on the table :func:`export` gives it: the
+wrong answers of every misconception are computed here, in Python, and travel as numbers. Nothing is
+evaluated from strings. Used in: the "Exercises" section of every chapter, and the "Exercises" page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from ._parsing import AnswerError, _describe, _matches, _parse_option, _plain, parse_numbers
+from ._runner import _call, _copy
+from ._types import (
+    CODE_TIMEOUT,
+    TITLES,
+    Choice,
+    Code,
+    Exercise,
+    FindError,
+    Mistake,
+    Numeric,
+    Section,
+    Verdict,
+)
+
+
+def _verdict(ex: Exercise, status: str, message: str, *, mistake: Mistake | None = None,
+             detail: str = "", link: Section | None = None) -> Verdict:
+    if mistake is not None:
+        m = mistake.misconception
+        return Verdict(ex.id, "misconception", f"Not quite: {m.name}.", m.hint, m.key, ex.link_of(m), detail)
+    return Verdict(ex.id, status, TITLES[status], message, None, link, detail)
+
+
+# --- the rule ----------------------------------------------------------------------------------
+
+def _diagnose_numeric(ex: Exercise, spec: Numeric, answer: Any, mistakes: Sequence[Mistake]) -> Verdict:
+    got = parse_numbers(answer, spec.expect)
+    if _matches(got, spec.value, spec.tol):
+        return _verdict(ex, "correct", ex.why)
+    for m in mistakes:  # a mistake may give a different number of values (a shape without the batch axis)
+        if m.computed is not None and _matches(got, m.computed, spec.tol):
+            return _verdict(ex, "misconception", "", mistake=m)
+    if got.size != spec.value.size:
+        raise AnswerError(f"Expected {spec.expect}, got {got.size} number{'s' if got.size != 1 else ''}.")
+    if _matches(got, spec.value, NEAR_MISS * spec.tol):
+        return _verdict(ex, "not-yet", NEAR_MISS_MESSAGE.format(expect=spec.expect), link=ex.section)
+    for power in UNIT_POWERS if np.all(spec.value != 0) else ():
+        if _matches(got, spec.value * 10.0 ** power, spec.tol * 10.0 ** max(power, 0)):
+            return _verdict(ex, "not-yet", UNIT_MESSAGE.format(power=power, expect=spec.expect), link=ex.section)
+    return _verdict(ex, "not-yet", ex.hint, link=ex.section)
+
+
+#: The right number in another unit (FLOP for MFLOP, bytes for kB) differs by one of these powers of 10.
+UNIT_POWERS = (3, 6, 9, -3, -6, -9)
+UNIT_MESSAGE = ("Your number is the right one times 10^{power}: the method is right, the unit is not. "
+                "Enter {expect}, in the unit the exercise asks for.")
+#: An answer within this many tolerances of the right one has the right method and the wrong rounding.
+NEAR_MISS = 10
+NEAR_MISS_MESSAGE = ("Close: your method looks right, but the value is off by more than rounding allows. "
+                     "Check your rounding (keep more decimals in the steps): enter {expect}.")
+
+
+def _diagnose_choice(ex: Exercise, spec: Choice, answer: Any) -> Verdict:
+    key = _parse_option(answer, spec.keys)
+    if key == spec.correct:
+        return _verdict(ex, "correct", ex.why)
+    for m in ex.mistakes:
+        if m.option == key:
+            return _verdict(ex, "misconception", "", mistake=m)
+    return _verdict(ex, "not-yet", ex.hint, link=ex.section)
+
+
+def _diagnose_find_error(ex: Exercise, spec: FindError, answer: Any) -> Verdict:
+    if answer is None or (isinstance(answer, (str, list, tuple)) and len(answer) == 0):
+        raise AnswerError(f"Empty answer: give the step and the right value, e.g. ('{spec.keys[0]}', 1.23).")
+    if not isinstance(answer, (list, tuple)) or len(answer) != 2:
+        raise AnswerError(f"Give two things, the step and the right value, e.g. ('{spec.keys[0]}', 1.23); "
+                          f"got a {_describe(answer)}.")
+    step = _parse_option(answer[0], spec.keys)
+    if step != spec.wrong_step:
+        for m in ex.mistakes:
+            if m.option == step:
+                return _verdict(ex, "misconception", "", mistake=m)
+        return _verdict(ex, "not-yet", ex.hint, link=ex.section)
+    value_mistakes = [m for m in ex.mistakes if m.computed is not None]
+    v = _diagnose_numeric(ex, spec.value, answer[1], value_mistakes)
+    if v.status == "not-yet" and v.message == ex.hint:  # a near miss or a unit slip keeps its own message
+        return _verdict(ex, "not-yet", spec.value_hint, link=ex.section)
+    return v
+
+
+def diagnose(exercise_id: str, answer: Any, *, timeout: float = CODE_TIMEOUT) -> Verdict:
+    """The verdict on ``answer`` to exercise ``exercise_id`` (e.g. ``"07.2"``); never raises for a
+    bad answer (that is an ``invalid`` verdict saying what is wrong)."""
+    from . import EXERCISES  # inside: the package's __init__ imports this module, then builds the registry
+
+    if not isinstance(exercise_id, str) or exercise_id not in EXERCISES:
+        raise KeyError(f"no exercise {exercise_id!r}; the ids look like '07.2' (see the Exercises page)")
+    ex = EXERCISES[exercise_id]
+    try:
+        spec = ex.answer
+        if isinstance(spec, Numeric):
+            return _diagnose_numeric(ex, spec, answer, ex.mistakes)
+        if isinstance(spec, Choice):
+            return _diagnose_choice(ex, spec, answer)
+        if isinstance(spec, FindError):
+            return _diagnose_find_error(ex, spec, answer)
+        return _diagnose_code(ex, spec, answer, timeout)
+    except AnswerError as err:
+        return _verdict(ex, "invalid", str(err))
+
+
+def check(exercise_id: str, answer: Any, *, timeout: float = CODE_TIMEOUT) -> None:
+    """Print the verdict on ``answer`` to exercise ``exercise_id``: correct, the misconception it
+    shows (with a hint and the section to read), or "not yet" with a hint. Never raises for a bad
+    answer and never hangs: a function that runs longer than ``timeout`` seconds is stopped."""
+    print(diagnose(exercise_id, answer, timeout=timeout).text())
+
+
+# --- code exercises ----------------------------------------------------------------------------
+
+def _parts(x: Any) -> list[np.ndarray] | None:
+    """A function's result as a list of float arrays (a tuple gives several), or None if it is not numeric."""
+    items = list(x) if isinstance(x, tuple) else [x]
+    out = []
+    for item in items:
+        if item is None or isinstance(item, (str, bytes, dict)):
+            return None
+        if isinstance(item, torch.Tensor) and item.dtype.is_complex:
+            return None
+        try:
+            arr = np.asarray(_plain(item))
+            if arr.dtype == object or arr.dtype.kind not in "biuf":
+                return None
+            out.append(arr.astype(np.float64))
+        except (TypeError, ValueError):
+            return None
+    return out
+
+
+def _is_bool(x: Any) -> list[bool]:
+    """For each part of a function's result (a tuple gives several), whether it is a boolean tensor/array."""
+    items = list(x) if isinstance(x, tuple) else [x]
+    return [isinstance(i, (torch.Tensor, np.ndarray)) and i.dtype in (torch.bool, np.bool_) for i in items]
+
+
+def _same(a: list[np.ndarray], b: list[np.ndarray], rtol: float, atol: float) -> bool:
+    return len(a) == len(b) and all(
+        x.shape == y.shape and bool(np.allclose(x, y, rtol=rtol, atol=atol, equal_nan=True)) for x, y in zip(a, b)
+    )
+
+
+def _shapes(args: tuple[Any, ...]) -> str:
+    def one(a: Any) -> str:
+        if isinstance(a, (torch.Tensor, np.ndarray)):
+            return str(tuple(a.shape))
+        return repr(a)
+    return ", ".join(one(a) for a in args)
+
+
+def _show(parts: list[np.ndarray]) -> str:
+    def one(p: np.ndarray) -> str:
+        text = np.array2string(np.round(p, 4), precision=4, separator=", ", threshold=24, edgeitems=3)
+        return re.sub(r"\s+", " ", text)
+    return "; ".join(f"shape {p.shape}: {one(p)}" for p in parts)
+
+
+def _diagnose_code(ex: Exercise, spec: Code, fn: Any, timeout: float) -> Verdict:
+    name = spec.signature.split("(")[0].replace("def ", "")
+    if fn is None:
+        raise AnswerError(f"Empty answer: pass your function, e.g. check({ex.id!r}, {name}).")
+    if not callable(fn):
+        raise AnswerError(f"Pass your function itself, e.g. check({ex.id!r}, {name}) — got a {_describe(fn)}.")
+    cases = spec.make_cases()
+    references = [spec.reference(*(_copy(a) for a in args)) for args in cases]
+    expected = [_parts(r) for r in references]
+    got: list[list[np.ndarray]] = []
+    not_bool: str | None = None  # set when a boolean mask is asked for and a number tensor came back
+    for i, args in enumerate(cases, start=1):
+        where = f"case {i} of {len(cases)} (inputs of shape {_shapes(args)})"
+        status, value = _call(fn, tuple(_copy(a) for a in args), timeout)
+        if status == "timeout":
+            raise AnswerError(f"Your function did not return within {timeout:g} s on {where}, so it was stopped. "
+                              "Look for a loop that never ends.")
+        if status == "raised":
+            raise AnswerError(f"Your function raised {type(value).__name__}: {value} — on {where}.")
+        if value is None:
+            raise AnswerError(f"Your function returned None on {where}: did you forget 'return'?")
+        parts = _parts(value)
+        if parts is None or len(parts) != len(expected[i - 1]):
+            raise AnswerError(f"Your function returned a {_describe(value)} on {where}; expected {spec.returns}.")
+        wanted, given = _is_bool(references[i - 1]), _is_bool(value)
+        if not_bool is None and any(w and not g for w, g in zip(wanted, given)):
+            part = value[wanted.index(True)] if isinstance(value, tuple) else value
+            not_bool = BOOL_MASK_MESSAGE.format(dtype=getattr(part, "dtype", _describe(part)))
+        got.append(parts)
+    if all(_same(g, e, spec.rtol, spec.atol) for g, e in zip(got, expected)):
+        if not_bool is not None:  # the right 0/1 pattern in a float tensor masks nothing
+            return _verdict(ex, "not-yet", not_bool, link=ex.section)
+        return _verdict(ex, "correct", ex.why)
+    for m in ex.mistakes:
+        if m.impl is None:
+            continue
+        wrong = [_parts(m.impl(*(_copy(a) for a in args))) for args in cases]
+        if all(w is not None and _same(g, w, spec.rtol, spec.atol) for g, w in zip(got, wrong)):
+            return _verdict(ex, "misconception", "", mistake=m)
+    for i, (g, e, args) in enumerate(zip(got, expected, cases), start=1):
+        where = f"case {i} of {len(cases)} (inputs of shape {_shapes(args)})"
+        if any(not np.all(np.isfinite(p)) for p in g):
+            raise AnswerError(f"Your function returned NaN or infinity on {where}; expected {spec.returns}.")
+        if [p.shape for p in g] != [p.shape for p in e]:
+            return _verdict(ex, "not-yet", ex.hint, link=ex.section,
+                            detail=f"First failing case: {where}: expected shape "
+                                   f"{', '.join(str(p.shape) for p in e)}, got {', '.join(str(p.shape) for p in g)}.")
+        if not _same(g, e, spec.rtol, spec.atol):
+            return _verdict(ex, "not-yet", ex.hint, link=ex.section,
+                            detail=f"First failing case: {where}.\nexpected {_show(e)}\ngot      {_show(g)}")
+    raise AssertionError("unreachable: some case must differ")  # pragma: no cover
+
+
+BOOL_MASK_MESSAGE = ("Return a boolean mask (dtype torch.bool, True = may attend), not {dtype}: used as a mask, "
+                     "a floating tensor is added to the scores, so its 1.0 and 0.0 mask nothing.")
