@@ -11,21 +11,25 @@ PORT ?= 8000
 PYTEST_RC = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; };
 PYTEST = $(PYTEST_RC) pytest_rc
 
-.PHONY: book site serve test test-portable test-envs test-pdf lint execute clean help browser-deps pdf pdf-deps colab-cell site-size bench bench-build bench-widgets page-weight
+.PHONY: book site serve test test-portable test-envs test-pdf execute clean help browser-deps pdf pdf-deps bench page-weight
 
 help:
-	@echo "make book   build the site into _build/html"
-	@echo "make serve  serve _build/html on http://localhost:$(PORT)"
-	@echo "make pdf    the whole book as one PDF, _build/latex/book.pdf (installs TeX Live with apt)"
-	@echo "make test-pdf  build the PDF and check it (pages, chapters, a math and a figure page)"
-	@echo "make test   lint, unit/property tests, nbval on every chapter, browser tests"
-	@echo "make test-portable  nbval on every chapter with generic CPU kernels and one thread (CI runs it after make test)"
-	@echo "make test-envs  every chapter in a fresh Binder and a Colab-like environment (slow)"
-	@echo "make execute  re-run every chapter from a clean kernel and store its outputs (authors)"
-	@echo "make bench  time and peak memory of readable, chunked and fused attention -> benchmarks/RESULTS.md"
-	@echo "make bench-build  time a clean, a no-op and a one-cell book build on a temporary copy"
-	@echo "make bench-widgets  slider input -> redrawn numbers latency in Chromium (needs a built site)"
-	@echo "make page-weight  gzip bytes of a first visit to every page -> benchmarks/PAGE_WEIGHT_TABLE.md"
+	@echo "The two commands:"
+	@echo "  make book          build the site into _build/html (setup, npm assets, then the Jupyter Book build)"
+	@echo "  make test          lint, unit/property tests, nbval on every chapter, the site build, browser tests"
+	@echo "For contributors:"
+	@echo "  make serve         serve _build/html on http://localhost:$(PORT)"
+	@echo "  make execute NB=book/NN_slug.ipynb   re-run chapters from a clean kernel and store their outputs"
+	@echo "  make test-portable nbval on every chapter with generic CPU kernels and one thread (CI runs it too)"
+	@echo "  make test-envs     every chapter in a fresh Binder and a Colab-like environment (slow)"
+	@echo "  make pdf           the whole book as one PDF, _build/latex/book.pdf (installs TeX Live with apt)"
+	@echo "  make test-pdf      build the PDF and check it (pages, chapters, a math and a figure page)"
+	@echo "  make bench         time and peak memory of readable, chunked and fused attention -> benchmarks/RESULTS.md"
+	@echo "  make page-weight   gzip bytes of a first visit to every page -> benchmarks/PAGE_WEIGHT_TABLE.md"
+	@echo "  make clean         remove _build"
+	@echo "Steps the targets above run themselves: make setup (.venv), make site (the build alone),"
+	@echo "  make browser-deps (Debian's headless Chromium), make pdf-deps (TeX Live). Other scripts run"
+	@echo "  as python -m tools.<name> or python -m benchmarks.<name> (see CONTRIBUTING.md and README.md)."
 
 # --- setup -----------------------------------------------------------------------------------
 $(STAMP): requirements.txt pyproject.toml
@@ -80,7 +84,7 @@ TEX_PACKAGES := texlive-xetex texlive-latex-recommended texlive-latex-extra texl
 PDF_SRC := _build/pdf-src
 pdf: $(STAMP) pdf-deps
 	@echo "==> writing the print copy of the book into $(PDF_SRC)"
-	$(BIN)/python tools/pdf_source.py $(PDF_SRC)
+	$(BIN)/python -m tools.pdf_source $(PDF_SRC)
 	@echo "==> building the PDF (jupyter-book --builder pdflatex, engine: xelatex)"
 	$(BIN)/jupyter-book build --builder pdflatex $(PDF_SRC)
 	@mkdir -p _build/latex && cp $(PDF_SRC)/_build/latex/book.pdf _build/latex/book.pdf
@@ -113,7 +117,7 @@ STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); ech
 test: $(STAMP) $(NPM_STAMP) browser-deps
 	@mkdir -p _build && : > $(TIMES)
 	@$(STEP) "[1/4] lint (ruff; forensic share of each chapter's visible prose, at most 20 %)" \
-	  sh -c '$(BIN)/ruff check . && $(BIN)/python tools/forensic_share.py'
+	  sh -c '$(BIN)/ruff check . && $(BIN)/python -m tools.forensic_share'
 	@$(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
 	  pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
@@ -157,15 +161,7 @@ browser-deps:
 
 # --- benchmarks (a few minutes each on 2 cores) ----------------------------------------------
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_attention.py --out benchmarks/RESULTS.md
-
-bench-build: $(STAMP) $(NPM_STAMP)
-	$(BIN)/python benchmarks/bench_build.py --out benchmarks/BUILD_RESULTS.md
-
-# Latency of the sliders on the built site: input event -> numbers redrawn, measured in Chromium.
-bench-widgets: $(STAMP) browser-deps
-	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
-	$(BIN)/python -m benchmarks.bench_widgets
+	$(BIN)/python -m benchmarks.bench_attention --out benchmarks/RESULTS.md
 
 # Bytes a reader's browser transfers on a first visit to each page, gzip as a static host serves them
 # (the budgets are checked in make test by tests/browser/test_page_weight.py).
@@ -173,19 +169,6 @@ page-weight: $(STAMP) browser-deps
 	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
 	$(BIN)/python -m tools.page_weight _build/html --out benchmarks/PAGE_WEIGHT_TABLE.md
 
-lint: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/python tools/forensic_share.py
-
 clean:
 	rm -rf _build
 
-# Insert (or update) the Colab install cell as the first code cell of chapters, then re-run them.
-colab-cell: $(STAMP)
-	@test "$(origin NB)" != file || { echo "usage: make colab-cell NB=book/NN_name.ipynb"; exit 1; }
-	$(BIN)/python tools/colab_cell.py $(NB)
-	$(MAKE) --no-print-directory execute NB="$(NB)"
-
-# Size of the built site: total, biggest folders and files (run after make book).
-site-size: $(STAMP)
-	@$(BIN)/python -m tools.page_weight --disk _build/html

@@ -1,7 +1,7 @@
 """Time and peak memory of attnlib's readable attention, chunked attention and torch's fused SDPA.
 
 Run with ``make bench`` (writes ``benchmarks/RESULTS.md``) or
-``python benchmarks/bench_attention.py [--sizes 256 512] [--out FILE]``.
+``python -m benchmarks.bench_attention [--sizes 256 512] [--out FILE]`` (from the repository root).
 
 Every measurement runs in a fresh Python subprocess, so that each one starts from the same state
 and its peak memory belongs to it alone. Within one sequence length the three implementations
@@ -24,10 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import publish, say
-
 from attnlib import cost
 from attnlib.chunked import DEFAULT_BLOCK_SIZE, LOG2E
+from benchmarks._common import publish, say
 
 IMPLS = ("sdpa", "readable", "chunked")
 LABEL = {"sdpa": "torch SDPA (fused)", "readable": "attnlib readable", "chunked": "attnlib chunked"}

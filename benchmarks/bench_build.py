@@ -30,7 +30,8 @@ from pathlib import Path
 
 import nbformat
 import yaml
-from _common import publish, say
+
+from benchmarks._common import publish, say
 
 ROOT = Path(__file__).resolve().parents[1]
 JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")

@@ -12,7 +12,7 @@ time covers the widget's JavaScript math, its DOM/SVG update and the browser's l
 the wait for the next paint, which is paced by the display). Prints median, 95th percentile and max
 per widget and fails (exit 1) if a median exceeds the 16 ms target (one frame at 60 Hz).
 
-Run: ``make bench-widgets`` (builds the site first if there is none), or from the repository root
+Run from the repository root, after ``make book``
 ``python -m benchmarks.bench_widgets`` (the server and browser come from ``bookdev.browser``, shared
 with the browser tests).
 """

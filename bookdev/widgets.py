@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from attnlib.widgets import _math
+from attnlib.widgets import slider_math
 from bookdev.browser import SITE
 from bookdev.site import STATE_MIME, VIEW_MIME, load, wait_for_widgets
 
@@ -124,17 +124,17 @@ def positions(steps: int) -> list[int]:
 
 
 def expected_sharpening(state: dict[str, Any], position: int) -> dict[str, Any]:
-    d_k = _math.d_k_at(position)
-    return _math.sharpening_numbers(d_k, seed=state["seed"], n_keys=state["n_keys"], scores=state["scores"] or None)
+    d_k = slider_math.d_k_at(position)
+    return slider_math.sharpening_numbers(d_k, seed=state["seed"], n_keys=state["n_keys"], scores=state["scores"] or None)
 
 
 def expected_temperature(state: dict[str, Any], position: int) -> dict[str, Any]:
-    return _math.temperature_numbers(state["scores"], _math.temperature_at(position))
+    return slider_math.temperature_numbers(state["scores"], slider_math.temperature_at(position))
 
 
 def expected_spread(state: dict[str, Any], position: int, scaled: bool) -> dict[str, Any]:
-    return _math.spread_numbers(_math.dim_at(position), seed=state["seed"], scaled=scaled)
+    return slider_math.spread_numbers(slider_math.dim_at(position), seed=state["seed"], scaled=scaled)
 
 
 def expected_geometric(state: dict[str, Any], query: list[float]) -> dict[str, Any]:
-    return _math.geometric_numbers(query, state["key_vectors"], state["value_vectors"])
+    return slider_math.geometric_numbers(query, state["key_vectors"], state["value_vectors"])

@@ -104,5 +104,5 @@ def test_every_chapter_starts_with_the_install_cell(path: Path) -> None:
     code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
     assert code and code[0] == CELL, (
         f"{path.name}: the first code cell must be exactly the Colab install cell "
-        f"(attnbook.colab.install_cell). Add it and re-run the chapter: 'make colab-cell NB=book/{path.name}'."
+        f"(attnbook.colab.install_cell). Add it and re-run the chapter: 'python -m tools.colab_cell book/{path.name}', then 'make execute NB=book/{path.name}'."
     )

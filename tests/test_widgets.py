@@ -20,7 +20,7 @@ import attnlib
 from attnlib import examples
 from attnlib.scaling import dot_excess_kurtosis, entropy, sample_variance_se
 from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
-from attnlib.widgets import _math as wm
+from attnlib.widgets import slider_math as wm
 
 WIDGETS_DIR = Path(wm.__file__).resolve().parent
 
@@ -54,7 +54,7 @@ def test_uniforms_in_unit_interval_and_normals_standard() -> None:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_javascript_generator_gives_the_same_numbers() -> None:
-    """_common.js (the browser side) draws the same uniforms and normals as _math, bit for bit for
+    """_common.js (the browser side) draws the same uniforms and normals as slider_math, bit for bit for
     the uniforms; the normals to within a few ulps of libm's log/cos/sin."""
     script = (WIDGETS_DIR / "_common.js").read_text(encoding="utf-8") + """
 const n = normalStream(42); const z = []; for (let i = 0; i < 1001; i++) z.push(n());

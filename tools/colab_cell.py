@@ -1,6 +1,6 @@
 """Insert (or update) the Colab install cell as the first code cell of chapters.
 
-    .venv/bin/python tools/colab_cell.py book/05_softmax.ipynb [...]     (or: make colab-cell NB=...)
+    .venv/bin/python -m tools.colab_cell book/05_softmax.ipynb [...]     (then: make execute NB=...)
 
 The cell's text comes from ``attnbook.colab.install_cell`` with ``repository.url`` of _config.yml.
 A first code cell that already checks ``find_spec("attnlib")`` is replaced; otherwise the cell is

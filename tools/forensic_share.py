@@ -17,8 +17,8 @@ admonitions with ``:class: dropdown``), and counts the words of the remaining bl
 The "Reproduces" line, headings and MyST targets are not counted at all. The share is forensic
 words / visible words. Exit status 1 if any chapter is above the limit (default 20 %).
 
-    python tools/forensic_share.py            # table, fails above 20 %
-    python tools/forensic_share.py --limit 0.25 book/07_i_am_happy.ipynb
+    python -m tools.forensic_share            # table, fails above 20 %
+    python -m tools.forensic_share --limit 0.25 book/07_i_am_happy.ipynb
 """
 
 from __future__ import annotations

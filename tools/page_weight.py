@@ -1,7 +1,7 @@
 """Page weight: the bytes a reader's browser transfers on a first visit to each page of the built site.
 
     .venv/bin/python -m tools.page_weight [_build/html] [--out benchmarks/PAGE_WEIGHT_TABLE.md]   (make page-weight)
-    .venv/bin/python -m tools.page_weight --disk [_build/html]   (make site-size: what the site takes on disk)
+    .venv/bin/python -m tools.page_weight --disk [_build/html]   (what the site takes on disk)
 
 Each page is opened in Debian's Chromium (Playwright, headless) in a fresh browser context (empty
 cache: a first visit), served from ``_build/html`` on 127.0.0.1 with every other host blocked, and
@@ -186,7 +186,7 @@ def main() -> int:
     parser.add_argument("site", nargs="?", default=bb.SITE, type=Path)
     parser.add_argument("--out", type=Path, help="write the tables to this Markdown file")
     parser.add_argument("--disk", action="store_true",
-                        help="print what the site takes on disk (biggest folders and files) instead (make site-size)")
+                        help="print what the site takes on disk (biggest folders and files) instead")
     parser.add_argument("--top", type=int, default=10, help="with --disk: how many folders and files")
     args = parser.parse_args()
     site = args.site.resolve()

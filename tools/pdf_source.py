@@ -1,6 +1,6 @@
 """Write the print copy of the book that `make pdf` typesets.
 
-    python tools/pdf_source.py _build/pdf-src
+    python -m tools.pdf_source _build/pdf-src   (make pdf)
 
 The copy holds the book's config, toc, pages and Sphinx extension. Two things differ from the site:
 

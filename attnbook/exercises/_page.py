@@ -16,7 +16,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from attnlib.widgets.sliders import dom_helpers_js
+from attnlib.widgets import dom_helpers_js
 
 from ._types import KIND_LABELS, REPOSITORY, TITLES, Choice, Code, Exercise, FindError, Numeric
 

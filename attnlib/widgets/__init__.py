@@ -1,13 +1,22 @@
 """Interactive sliders for the book (anywidget): each redraws in the browser, so it works in a live
-kernel and on the static site. ``attnlib.widgets._math`` computes the same numbers in Python.
+kernel and on the static site. ``attnlib.widgets.slider_math`` computes the same numbers in Python (the
+reference the browser tests compare the page with), and ``dom_helpers_js`` is the one DOM helper every page
+script of the book shares (the widgets' and the exercises').
 
 Chapters: "Softmax", "Why divide by √d_k", "Worked example: 'it'", "Interactive playground", "Decoding",
 "Attention that learns".
 """
 
+from . import slider_math
 from .decoding import DecodingStepper
 from .learned import AskModel, TrainingReplay
-from .sliders import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
+from .sliders import (
+           DotProductSpread,
+           GeometricAttention,
+           SoftmaxSharpening,
+           TemperatureSlider,
+           dom_helpers_js,
+)
 
 __all__ = ["AskModel", "DecodingStepper", "DotProductSpread", "GeometricAttention", "SoftmaxSharpening",
-           "TemperatureSlider", "TrainingReplay"]
+           "TemperatureSlider", "TrainingReplay", "dom_helpers_js", "slider_math"]

@@ -1,12 +1,12 @@
 // Shared helpers of the attnlib sliders. attnlib/widgets/sliders.py puts this file in front of each
 // widget's own module, so every widget ships as one self-contained ES module (no imports): it runs in
 // JupyterLab, Notebook 7, VS Code, Colab and on the static site. The math mirrors
-// attnlib/widgets/_math.py, the reference the browser tests compare the page with.
+// attnlib/widgets/slider_math.py, the reference the browser tests compare the page with.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PALETTE = { blue: "#0072B2", red: "#D55E00", green: "#009E73", ink: "#222222", grid: "#d0d0d0" };
 
-// --- seeded random numbers: mulberry32 + Box-Muller (same stream as _math.uniforms / normals) -------
+// --- seeded random numbers: mulberry32 + Box-Muller (same stream as slider_math.uniforms / normals) -------
 // mulberry32's state after n + 1 draws is seed + (n + 1)·0x6D2B79F5 (mod 2^32), so draw n can be
 // computed directly, without the n draws before it.
 function uniformAt(seed, n) {
@@ -44,7 +44,7 @@ function finiteIn(x, lo, hi, fallback) {
   return typeof x === "number" && Number.isFinite(x) ? clamp(x, lo, hi) : fallback;
 }
 
-// Value at integer slider position p (0..steps) of a log scale lo..hi (as _math.log_slider_value).
+// Value at integer slider position p (0..steps) of a log scale lo..hi (as slider_math.log_slider_value).
 function logValue(p, lo, hi, steps) {
   const q = Number.isFinite(p) ? clamp(p, 0, steps) : 0;
   return lo * Math.pow(hi / lo, q / steps);

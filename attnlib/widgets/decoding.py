@@ -20,7 +20,7 @@ import traitlets
 
 from ..attention import scaled_dot_product_attention
 from ..decoding import KVCache
-from . import _math
+from . import slider_math
 from .sliders import _HERE, _es_module, _Slider
 
 DEFAULT_TOKENS = ("<s>", "the", "cat", "sat", "on", "the", "mat")
@@ -31,9 +31,9 @@ def decoding_vectors(n: int, *, seed: int = 0) -> tuple[np.ndarray, np.ndarray, 
     """Seeded queries, keys and values ``(n, 2)`` each: a random embedding per position times random
     query/key/value projections (``torch.manual_seed(seed)``; the global RNG is restored), rounded to
     2 decimals so that the page and Python start from the same numbers."""
-    n = _math.clamp_int(n, 2, _math.MAX_SCORES, "n")
+    n = slider_math.clamp_int(n, 2, slider_math.MAX_SCORES, "n")
     with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(_math.check_seed(seed))
+        torch.manual_seed(slider_math.check_seed(seed))
         x = torch.randn(n, 4, dtype=torch.float64)  # (n, d_model)
         w = torch.randn(3, 4, D_K, dtype=torch.float64) / 2  # W_q, W_k, W_v: (d_model, d_k) each
     q, k, v = (torch.round(x @ w[i], decimals=2).numpy() for i in range(3))  # (n, d_k) each
@@ -47,10 +47,10 @@ def decoding_numbers(queries: Any, keys: Any, values: Any, step: int) -> dict[st
     Returns ``scores`` (scaled, ``(step,)``), ``weights`` ``(step,)``, ``output`` ``(d_v,)``,
     ``cache_length`` and ``cache_numbers`` (``2 · step · d_k`` numbers held).
     """
-    q = torch.as_tensor(_math.as_points(queries, "queries"))  # (n, 2)
-    k = torch.as_tensor(_math.as_points(keys, "keys", n=q.shape[0]))  # (n, 2)
-    v = torch.as_tensor(_math.as_points(values, "values", n=q.shape[0]))  # (n, 2)
-    step = _math.clamp_int(step, 1, q.shape[0], "step")
+    q = torch.as_tensor(slider_math.as_points(queries, "queries"))  # (n, 2)
+    k = torch.as_tensor(slider_math.as_points(keys, "keys", n=q.shape[0]))  # (n, 2)
+    v = torch.as_tensor(slider_math.as_points(values, "values", n=q.shape[0]))  # (n, 2)
+    step = slider_math.clamp_int(step, 1, q.shape[0], "step")
     cache = KVCache(1, 1, k.shape[1], v.shape[1], capacity=q.shape[0], dtype=torch.float64)
     for i in range(step):  # one token per step, as in generation
         cached_k, cached_v = cache.append(k[None, None, i:i + 1], v[None, None, i:i + 1])  # (1, 1, i + 1, 2)
@@ -83,18 +83,18 @@ class DecodingStepper(_Slider):
 
     def __init__(self, tokens: Sequence[str] | None = None, *, step: int = 1, seed: int = 0) -> None:
         tokens = list(DEFAULT_TOKENS) if tokens is None else tokens
-        if (isinstance(tokens, str) or not 2 <= len(tokens) <= _math.MAX_SCORES
+        if (isinstance(tokens, str) or not 2 <= len(tokens) <= slider_math.MAX_SCORES
                 or not all(isinstance(t, str) for t in tokens)):
-            raise ValueError(f"tokens must be 2 to {_math.MAX_SCORES} strings, got {tokens!r}")
+            raise ValueError(f"tokens must be 2 to {slider_math.MAX_SCORES} strings, got {tokens!r}")
         q, k, v = decoding_vectors(len(tokens), seed=seed)
         super().__init__(
             tokens=list(tokens), query_vectors=q.tolist(), key_vectors=k.tolist(), value_vectors=v.tolist(),
-            step=_math.clamp_int(step, 1, len(tokens), "step"), _limits={"step": [1, len(tokens)]},
+            step=slider_math.clamp_int(step, 1, len(tokens), "step"), _limits={"step": [1, len(tokens)]},
         )
 
     @traitlets.validate("step")
     def _clamp_step(self, proposal: dict[str, Any]) -> int:
-        return _math.clamp_int(proposal["value"], 1, len(self.tokens) or 1, "step")
+        return slider_math.clamp_int(proposal["value"], 1, len(self.tokens) or 1, "step")
 
     def numbers(self) -> dict[str, Any]:
         """What the widget shows now (``decoding_numbers`` for the current step)."""

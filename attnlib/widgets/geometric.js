@@ -1,6 +1,6 @@
 // Geometric attention: drag the query in query-key space; the scores q·k, the weights
 // softmax(q·k / √d_k) and the context vector (weights @ V, drawn in value space) follow.
-// Python reference: _math.geometric_numbers.
+// Python reference: slider_math.geometric_numbers.
 
 function attend(q, keys, values) {
   const n = keys.length;

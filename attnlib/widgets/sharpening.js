@@ -1,8 +1,8 @@
 // Softmax sharpening: as d_k grows, raw dot products spread out and softmax turns one-hot; dividing
-// by √d_k keeps the weights soft. Python reference: _math.sharpening_numbers.
+// by √d_k keeps the weights soft. Python reference: slider_math.sharpening_numbers.
 
 // One seeded draw in the largest dimension D (the slider's upper end): the query, then the keys row
-// by row, as _math.sharpening_scores. Dimension d_k uses the first d_k coordinates of each, so one
+// by row, as slider_math.sharpening_scores. Dimension d_k uses the first d_k coordinates of each, so one
 // step of the slider changes the picture a little. Drawn once per (seed, n_keys, D).
 function sharpeningDraw(seed, nKeys, dMax) {
   const normal = normalStream(seed);

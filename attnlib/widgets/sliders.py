@@ -5,7 +5,7 @@ static site where no kernel runs (myst-nb embeds the widget state in the page).
 The Python side gives the initial data and the seed; the state is synced (``d_k``, ``temperature``,
 ``dim``, ``query``, the toggles), so in a live kernel ``widget.d_k`` reads the slider back and
 assigning it moves the slider. ``widget.numbers()`` computes what the widget shows with attnlib
-(``attnlib.widgets._math``). Out-of-range values are clamped to the slider's range; invalid
+(``attnlib.widgets.slider_math``). Out-of-range values are clamped to the slider's range; invalid
 arguments raise ``ValueError`` (or ``TypeError`` for a wrong type) naming what was given.
 
 Chapters: "Softmax" (``TemperatureSlider``), "Why divide by √d_k" (``SoftmaxSharpening``,
@@ -24,7 +24,7 @@ import numpy as np
 import traitlets
 
 from .. import examples
-from . import _math
+from . import slider_math
 
 _HERE = Path(__file__).resolve().parent
 
@@ -65,7 +65,7 @@ class SoftmaxSharpening(_Slider):
     without and (toggle) with the division by ``√d_k``, with the largest weight and the entropy.
 
     The scores are those of a seeded random query against ``n_keys`` seeded random keys of dimension
-    ``d_k`` (``_math.sharpening_scores``), or the given ``scores`` (then fixed; only the division
+    ``d_k`` (``slider_math.sharpening_scores``), or the given ``scores`` (then fixed; only the division
     by ``√d_k`` changes). Used in: "Why divide by √d_k", "Interactive playground".
     """
 
@@ -88,27 +88,27 @@ class SoftmaxSharpening(_Slider):
         labels: Sequence[str] | None = None,
         show_scaled: bool = True,
     ) -> None:
-        d_k = _math.clamp_int(d_k, *_math.D_K_RANGE, "d_k")
-        seed = _math.check_seed(seed)
+        d_k = slider_math.clamp_int(d_k, *slider_math.D_K_RANGE, "d_k")
+        seed = slider_math.check_seed(seed)
         raw: list[float] = []
         if scores is not None:
-            raw = _math.as_float_vector(scores, "scores", min_len=2, max_len=_math.MAX_SCORES).tolist()
+            raw = slider_math.as_float_vector(scores, "scores", min_len=2, max_len=slider_math.MAX_SCORES).tolist()
             n_keys = len(raw)
-        elif isinstance(n_keys, bool) or not isinstance(n_keys, int) or not 2 <= n_keys <= _math.MAX_SCORES:
-            raise ValueError(f"n_keys must be an int from 2 to {_math.MAX_SCORES}, got {n_keys!r}")
+        elif isinstance(n_keys, bool) or not isinstance(n_keys, int) or not 2 <= n_keys <= slider_math.MAX_SCORES:
+            raise ValueError(f"n_keys must be an int from 2 to {slider_math.MAX_SCORES}, got {n_keys!r}")
         super().__init__(
             d_k=d_k, seed=seed, n_keys=n_keys, scores=raw, labels=_labels(labels, n_keys, "k"),
             show_scaled=bool(show_scaled),
-            _limits={"d_k": [*_math.D_K_RANGE, _math.D_K_STEPS]},
+            _limits={"d_k": [*slider_math.D_K_RANGE, slider_math.D_K_STEPS]},
         )
 
     @traitlets.validate("d_k")
     def _clamp_d_k(self, proposal: dict[str, Any]) -> int:
-        return _math.clamp_int(proposal["value"], *_math.D_K_RANGE, "d_k")
+        return slider_math.clamp_int(proposal["value"], *slider_math.D_K_RANGE, "d_k")
 
     def numbers(self) -> dict[str, Any]:
-        """What the widget shows now (``_math.sharpening_numbers`` for the current state)."""
-        return _math.sharpening_numbers(
+        """What the widget shows now (``slider_math.sharpening_numbers`` for the current state)."""
+        return slider_math.sharpening_numbers(
             self.d_k, seed=self.seed, n_keys=self.n_keys, scores=self.scores or None
         )
 
@@ -143,23 +143,23 @@ class TemperatureSlider(_Slider):
         if scores is None:
             scores, default_labels = _it_scores()
             labels = default_labels if labels is None else labels
-        raw = _math.as_float_vector(scores, "scores", min_len=2, max_len=_math.MAX_SCORES)
+        raw = slider_math.as_float_vector(scores, "scores", min_len=2, max_len=slider_math.MAX_SCORES)
         super().__init__(
             scores=raw.tolist(), labels=_labels(labels, raw.shape[0], "s"),
-            temperature=_math.clamp_temperature(temperature),
-            _limits={"temperature": [*_math.TEMPERATURE_RANGE, _math.TEMPERATURE_STEPS]},
+            temperature=slider_math.clamp_temperature(temperature),
+            _limits={"temperature": [*slider_math.TEMPERATURE_RANGE, slider_math.TEMPERATURE_STEPS]},
         )
 
     @traitlets.validate("temperature")
     def _clamp_temperature(self, proposal: dict[str, Any]) -> float:
-        return _math.clamp_temperature(proposal["value"])
+        return slider_math.clamp_temperature(proposal["value"])
 
     def __repr__(self) -> str:
         return f"TemperatureSlider(temperature={self.temperature:.3f}, n_scores={len(self.scores)})"
 
     def numbers(self) -> dict[str, Any]:
-        """What the widget shows now (``_math.temperature_numbers``)."""
-        return _math.temperature_numbers(self.scores, self.temperature)
+        """What the widget shows now (``slider_math.temperature_numbers``)."""
+        return slider_math.temperature_numbers(self.scores, self.temperature)
 
 
 class DotProductSpread(_Slider):
@@ -176,21 +176,21 @@ class DotProductSpread(_Slider):
 
     def __init__(self, dim: int = 100, *, seed: int = 0, scaled: bool = False) -> None:
         super().__init__(
-            dim=_math.clamp_int(dim, *_math.DIM_RANGE, "dim"), seed=_math.check_seed(seed),
+            dim=slider_math.clamp_int(dim, *slider_math.DIM_RANGE, "dim"), seed=slider_math.check_seed(seed),
             scaled=bool(scaled),
             _limits={
-                "dim": [*_math.DIM_RANGE, _math.DIM_STEPS], "n_pairs": _math.N_PAIRS, "bins": _math.HIST_BINS,
-                "half_width": _math.HIST_HALF_WIDTH[False], "half_width_scaled": _math.HIST_HALF_WIDTH[True],
+                "dim": [*slider_math.DIM_RANGE, slider_math.DIM_STEPS], "n_pairs": slider_math.N_PAIRS, "bins": slider_math.HIST_BINS,
+                "half_width": slider_math.HIST_HALF_WIDTH[False], "half_width_scaled": slider_math.HIST_HALF_WIDTH[True],
             },
         )
 
     @traitlets.validate("dim")
     def _clamp_dim(self, proposal: dict[str, Any]) -> int:
-        return _math.clamp_int(proposal["value"], *_math.DIM_RANGE, "dim")
+        return slider_math.clamp_int(proposal["value"], *slider_math.DIM_RANGE, "dim")
 
     def numbers(self) -> dict[str, Any]:
-        """What the widget shows now (``_math.spread_numbers``)."""
-        return _math.spread_numbers(self.dim, seed=self.seed, scaled=self.scaled)
+        """What the widget shows now (``slider_math.spread_numbers``)."""
+        return slider_math.spread_numbers(self.dim, seed=self.seed, scaled=self.scaled)
 
 
 class GeometricAttention(_Slider):
@@ -215,28 +215,28 @@ class GeometricAttention(_Slider):
         values: Any = None,
         words: Sequence[str] | None = None,
     ) -> None:
-        k = _math.as_points(examples.IT_KEYS if keys is None else keys, "keys")
-        v = _math.as_points(examples.IT_VALUES if values is None else values, "values", n=k.shape[0])
-        q = _math.as_float_vector(examples.IT_QUERY if query is None else query, "query")
+        k = slider_math.as_points(examples.IT_KEYS if keys is None else keys, "keys")
+        v = slider_math.as_points(examples.IT_VALUES if values is None else values, "values", n=k.shape[0])
+        q = slider_math.as_float_vector(examples.IT_QUERY if query is None else query, "query")
         if q.shape[0] != k.shape[1]:
             raise ValueError(f"query has {q.shape[0]} coordinates but the keys have {k.shape[1]} "
                              f"(query shape {q.shape}, keys shape {k.shape})")
         if words is None:
             words = list(examples.IT_WORDS) if keys is None else [f"k{i + 1}" for i in range(k.shape[0])]
         super().__init__(
-            query=_math.clamp_query(q), key_vectors=k.tolist(), value_vectors=v.tolist(),
+            query=slider_math.clamp_query(q), key_vectors=k.tolist(), value_vectors=v.tolist(),
             words=_labels(words, k.shape[0], "k"),
-            _limits={"query": [*_math.QUERY_RANGE, _math.QUERY_STEP]},
+            _limits={"query": [*slider_math.QUERY_RANGE, slider_math.QUERY_STEP]},
         )
 
     @traitlets.validate("query")
     def _clamp_query(self, proposal: dict[str, Any]) -> list[float]:
-        return _math.clamp_query(proposal["value"])
+        return slider_math.clamp_query(proposal["value"])
 
     def __repr__(self) -> str:
         q = ", ".join(f"{x:.1f}" for x in self.query)
         return f"GeometricAttention(query=[{q}], words={self.words!r})"
 
     def numbers(self) -> dict[str, Any]:
-        """What the widget shows now (``_math.geometric_numbers``)."""
-        return _math.geometric_numbers(self.query, np.asarray(self.key_vectors), np.asarray(self.value_vectors))
+        """What the widget shows now (``slider_math.geometric_numbers``)."""
+        return slider_math.geometric_numbers(self.query, np.asarray(self.key_vectors), np.asarray(self.value_vectors))

@@ -1,9 +1,9 @@
 // Dot-product spread: 1000 dot products of seeded random Gaussian pairs. Their variance grows like
-// the dimension d; dividing by √d brings it back to about 1. Python reference: _math.spread_numbers.
+// the dimension d; dividing by √d brings it back to about 1. Python reference: slider_math.spread_numbers.
 
 // Dot products of pair i over its first d coordinates, P[(d - 1) * nPairs + i], for every d up to
 // dMax. Pair i is vector a = normals [2·dMax·i, 2·dMax·i + dMax) of one seeded stream and vector
-// b = the next dMax normals; each sum runs coordinate by coordinate (as _math._prefix_dots). Rows are
+// b = the next dMax normals; each sum runs coordinate by coordinate (as slider_math._prefix_dots). Rows are
 // filled on demand (`extendTo`) and in the background after the first draw, so a slider input only
 // reads one row. Shared by every view with the same seed.
 class PrefixDots {

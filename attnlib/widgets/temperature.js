@@ -1,5 +1,5 @@
 // Temperature: softmax(scores / T). Low T sharpens towards the largest score, high T flattens towards
-// uniform. Python reference: _math.temperature_numbers.
+// uniform. Python reference: slider_math.temperature_numbers.
 
 function render({ model, el }) {
   const [lo, hi, steps] = model.get("_limits").temperature;

@@ -19,7 +19,7 @@ from attnlib.widgets import (
     SoftmaxSharpening,
     TemperatureSlider,
     TrainingReplay,
-    _math,
+    slider_math,
 )
 from attnlib.widgets.decoding import decoding_numbers
 from bookdev import browser as bb
@@ -292,7 +292,7 @@ def test_widgets_pass_axe(page_visit, name: str, scheme: str) -> None:  # noqa: 
 def test_python_reference_matches_widget_defaults() -> None:
     """The Python classes hand the browser the state the reference functions use."""
     w = SoftmaxSharpening(d_k=100, seed=3)
-    assert w._limits["d_k"] == [*_math.D_K_RANGE, _math.D_K_STEPS]
+    assert w._limits["d_k"] == [*slider_math.D_K_RANGE, slider_math.D_K_STEPS]
     assert w.numbers()["d_k"] == 100
     assert math.isclose(TemperatureSlider().numbers()["temperature"], 1.0)
     assert Path(AXE).is_file(), "axe-core is missing: run 'npm ci' (make test does)"
