@@ -57,7 +57,7 @@ $(NPM_STAMP): package.json package-lock.json
 book: site
 	@echo "==> built: open $(CURDIR)/_build/html/index.html, or run 'make serve'"
 
-# The site serves its own front-end assets: _ext/site_assets.py copies them from node_modules (hence
+# The site serves its own front-end assets: _ext/site_assets/ copies them from node_modules (hence
 # the npm stamp). The build renders each notebook's committed outputs and executes nothing
 # (_config.yml: execute_notebooks: "off"); `make test` re-executes every chapter with nbval and
 # compares, and `make execute` refreshes a chapter's outputs after a change.

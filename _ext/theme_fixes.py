@@ -15,7 +15,7 @@
 
 The theme's template overrides live in ``_templates/`` (accessibility fixes, and the home page's
 browser title written once, not "Attention, step by step — Attention, step by step"). The
-front-end assets the site serves itself are ``site_assets.py``'s business.
+front-end assets the site serves itself are the business of the ``site_assets`` package.
 """
 
 from __future__ import annotations

@@ -31,7 +31,6 @@ asserts the list is empty. Used in: "Number audit".
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -65,11 +64,6 @@ def document_tokens(text: str) -> dict[int, list[str]]:
         if found:
             out[i] = found
     return out
-
-
-def file_sha256(path: str | Path) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def numbers_in(text: str) -> set[float]:
@@ -144,11 +138,6 @@ def coverage_problems(
         if left:
             problems.append(f"{name}, line {line}: tokens {left} are not accounted for")
     return problems
-
-
-def referenced_rows(docs: Iterable[dict[str, Any]]) -> set[str]:
-    """Ids of all rows that some inventory entry points to."""
-    return {r for d in docs for e in d["entries"] for r in e.get("rows") or []}
 
 
 def tally(doc: dict[str, Any]) -> dict[str, int]:

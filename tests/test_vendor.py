@@ -1,11 +1,11 @@
-"""The site's own front-end assets (_ext/site_assets.py): the files the pages load are copied from the
+"""The site's own front-end assets (_ext/site_assets/): the files the pages load are copied from the
 pinned npm packages, without source maps, and the config points at exactly those files."""
 
 from __future__ import annotations
 
 import importlib.metadata
-import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,13 +13,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 NODE_MODULES = ROOT / "node_modules"
+sys.path.insert(0, str(ROOT / "_ext"))  # as Jupyter Book puts it for the site's extensions
 
-
-def _site_assets():
-    spec = importlib.util.spec_from_file_location("site_assets", ROOT / "_ext" / "site_assets.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from site_assets import icons, images, source_maps, vendor  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +23,8 @@ def vendored(tmp_path_factory):  # noqa: ANN001, ANN201
     if not (NODE_MODULES / "mathjax" / "package.json").is_file():
         pytest.fail("node_modules is missing: run 'npm ci' (make test installs it)")
     out = tmp_path_factory.mktemp("html")
-    assets = _site_assets()
-    copied = assets.vendor_assets(out)
-    assets.drop_source_maps(out)  # as the build does when it finishes
+    copied = vendor.vendor_assets(out)
+    source_maps.drop_source_maps(out)  # as the build does when it finishes
     return out, copied
 
 
@@ -111,7 +106,7 @@ def test_missing_node_modules_is_a_clear_error(tmp_path: Path) -> None:
     from sphinx.errors import ExtensionError
 
     with pytest.raises(ExtensionError, match="run 'make book'"):
-        _site_assets().vendor_assets(tmp_path / "html", node_modules=tmp_path / "nothing")
+        vendor.vendor_assets(tmp_path / "html", node_modules=tmp_path / "nothing")
 
 
 def test_fontawesome_keeps_only_the_icons_the_site_names(tmp_path: Path) -> None:
@@ -123,7 +118,7 @@ def test_fontawesome_keeps_only_the_icons_the_site_names(tmp_path: Path) -> None
         encoding="utf-8")
     (tmp_path / "page.html").write_text('<i class="fas fa-rocket"></i><i class="fa fa-search"></i>', encoding="utf-8")
     (scripts / "theme.js").write_text('icon.className = "fa-solid fa-duo";', encoding="utf-8")
-    assert _site_assets().subset_fontawesome(tmp_path) == (3, 1)
+    assert icons.subset_fontawesome(tmp_path) == (3, 1)
     text = (scripts / "fontawesome.js").read_text(encoding="utf-8")
     assert text == 'var p={rocket:[512,512,[],"f135","M1 1"],"magnifying-glass":[512,512,[128269,"search"],"f002","M3 3"],duo:[640,512,[],"f000",["M4","M5"]]};'
 
@@ -132,17 +127,17 @@ def test_figures_are_reencoded_smaller_and_look_the_same(tmp_path: Path) -> None
     import numpy as np
     from PIL import Image
 
-    images = tmp_path / "_images"
-    images.mkdir()
+    figures = tmp_path / "_images"
+    figures.mkdir()
     rng = np.random.default_rng(0)
     plot = np.full((120, 160, 4), 255, dtype=np.uint8)  # an opaque figure with a few colours
     plot[20:100, 30:130, :3] = rng.choice([[68, 1, 84], [33, 145, 140], [253, 231, 37]], size=(80, 100))
-    Image.fromarray(plot, "RGBA").save(images / "plot.png")
+    Image.fromarray(plot, "RGBA").save(figures / "plot.png")
     noise = rng.integers(0, 256, size=(64, 64, 3), dtype=np.uint8)  # a palette would change it: kept RGB
-    Image.fromarray(noise, "RGB").save(images / "noise.png")
-    before, after = _site_assets().optimize_images(tmp_path)
+    Image.fromarray(noise, "RGB").save(figures / "noise.png")
+    before, after = images.optimize_images(tmp_path)
     assert after < before
-    with Image.open(images / "plot.png") as im:
+    with Image.open(figures / "plot.png") as im:
         assert im.mode == "P" and np.array_equal(np.asarray(im.convert("RGB")), plot[:, :, :3])
-    with Image.open(images / "noise.png") as im:
+    with Image.open(figures / "noise.png") as im:
         assert np.array_equal(np.asarray(im.convert("RGB")), noise)

@@ -119,7 +119,7 @@ def test_path_filters_skip_prose_only_changes_but_not_code(path: Path) -> None:
         assert "paths" in cfg or "paths-ignore" in cfg, f"{path.name}: {event} has no path filter"
         assert not _triggers(cfg, ["README.md"]), f"{path.name}: a README-only change should not run it"
         for changed in ("attnlib/softmax.py", "book/04_magnitude.ipynb", "_config.yml", "_toc.yml",
-                        "book/intro.md", "Makefile", "requirements.txt", "package-lock.json", "_ext/site_assets.py"):
+                        "book/intro.md", "Makefile", "requirements.txt", "package-lock.json", "_ext/site_assets/vendor.py"):
             assert _triggers(cfg, [changed]), f"{path.name}: a change to {changed} must run it ({event})"
 
 

@@ -91,12 +91,6 @@ def log_slider_value(position: float, lo: float, hi: float, steps: int) -> float
     return lo * (hi / lo) ** (p / steps)
 
 
-def log_slider_position(value: float, lo: float, hi: float, steps: int) -> int:
-    """The slider position whose value is nearest to ``value`` on a log scale (clamped)."""
-    v = min(max(float(value), lo), hi)
-    return int(math.floor(steps * math.log(v / lo) / math.log(hi / lo) + 0.5))
-
-
 def round_half_up(x: float) -> int:
     """``Math.round``: nearest integer, halves up (Python's ``round`` rounds halves to even)."""
     return int(math.floor(x + 0.5))

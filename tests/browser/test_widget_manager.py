@@ -1,4 +1,4 @@
-"""The site's widget manager (_ext/vendor/widget-manager, built by _ext/site_assets.py) is
+"""The site's widget manager (_ext/vendor/widget-manager, built by _ext/site_assets/widget_manager.py) is
 @jupyter-widgets/html-manager without the ipywidgets controls and output widgets, which the book's
 widget state does not use. A page whose state names one of them must say so in the console (which the
 browser tests fail on), naming the class, rather than leave a silently empty space."""
