@@ -108,8 +108,8 @@ pdf-deps:
 # --- tests -----------------------------------------------------------------------------------
 # Each step prints its wall time; the last line sums them up. Unit tests with nbval, and the browser
 # tests, run on two pytest-xdist workers (one per core): nbval keeps every notebook's cells in one
-# worker, in order (--dist loadscope); the browser tests keep every test of one page in one worker
-# (--dist loadscope, with the page as the scope: tests/browser/conftest.py), which loads it once.
+# worker, in order (--dist loadscope); the browser tests are independent of each other (every test
+# loads its own page) and go to whichever worker is free (--dist load).
 XDIST ?= -n 2
 TIMES := _build/.test-times
 STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); echo "==> $$name"; "$$@"; \
@@ -123,7 +123,7 @@ test: $(STAMP) $(NPM_STAMP) browser-deps
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
 	@$(STEP) "[3/4] build the site" $(MAKE) --no-print-directory site
 	@$(STEP) "[4/4] browser tests (Debian's headless Chromium via Playwright, all other hosts blocked)" \
-	  pytest_rc $(XDIST) --dist loadscope tests/browser
+	  pytest_rc $(XDIST) --dist load tests/browser
 	@echo "==> all tests passed; time per step:"; cat $(TIMES); \
 	  echo "$$(awk '{s += $$1} END {printf "%5d s", s}' $(TIMES))  in all"
 
@@ -164,7 +164,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.bench_attention --out benchmarks/RESULTS.md
 
 # Bytes a reader's browser transfers on a first visit to each page, gzip as a static host serves them
-# (the budgets are checked in make test by tests/browser/test_page_weight.py).
+# (the budgets are checked on every chapter in make test by tests/browser/test_pages.py).
 page-weight: $(STAMP) browser-deps
 	@test -f _build/html/index.html || $(MAKE) --no-print-directory site
 	$(BIN)/python -m tools.page_weight _build/html --out benchmarks/PAGE_WEIGHT_TABLE.md

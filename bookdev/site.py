@@ -1,10 +1,9 @@
 """The built site as the browser tests see it: which pages exist, loading one until its math is
-typeset, and :func:`visit`, one load of a page that gathers what every per-page check needs."""
+typeset, and :func:`read_page`, one load of a page that reads what every per-page check needs."""
 
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,19 +44,6 @@ COLOUR_RULES = ("color-contrast", "link-in-text-block")
 _NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; }"
 
 
-# The page a test id names: ``test_x[book/05_softmax.html]``, ``test_y[book/05_softmax.html-dark]``.
-_PAGE_IN_ID = re.compile(r"\[([^\[\]]+?\.html)(?:-[^\[\]]*)?\]$")
-
-
-def page_scope(nodeid: str) -> str:
-    """The unit of work of a browser test under pytest-xdist: the page its test id names, else the
-    test's module (``tests/browser/conftest.py`` sends each unit to one worker). A module's tests
-    without a page share its module-scoped fixtures (e.g. the page weights of every chapter), which
-    are then computed once, by one worker, not once per worker."""
-    found = _PAGE_IN_ID.search(nodeid)
-    return found.group(1) if found else nodeid.split("::", 1)[0]
-
-
 def has_math(page: str) -> bool:
     """Whether Sphinx marked math on ``page`` (inline ``span.math`` or display ``div.math``)."""
     html = (SITE / page).read_text(encoding="utf-8")
@@ -74,7 +60,7 @@ def load(page: Any, url: str) -> None:
     typesetting (if the page has MathJax), the web fonts, every widget rendered (if it has widgets)
     and every exercise form built (if it has exercises). These are the conditions the checks
     depend on; waiting for them instead of for an idle network saves the half second of silence
-    that ``networkidle`` needs on every load. :func:`visit` still waits for the idle network, so
+    that ``networkidle`` needs on every load. :func:`read_page` still waits for the idle network, so
     that its record of the page's requests is complete."""
     from playwright.sync_api import Error as PlaywrightError  # heavy; only browser runs need it
 
@@ -130,34 +116,48 @@ def prose_text(page: Any) -> str:
 
 
 @dataclass
-class Visit:
-    """What one load of a page showed, for every per-page browser check.
+class PageReading:
+    """What one load of a page showed: everything the per-page checks assert on.
 
-    At the desktop size (:data:`bookdev.browser.VIEWPORT`), once the page had loaded, MathJax had
-    typeset and the network was idle: ``log`` (blocked requests, what the page fetched from the
-    site, console and page errors), the math elements Sphinx marked and how many MathJax left
-    untypeset, raw TeX left in the prose, and the title and navigation texts (``nav``). Then per
-    theme (:data:`THEMES`): the body's background, axe-core's serious or critical violations
-    (``axe`` is None when axe-core is not installed), its violations of any impact inside the
-    widget cards (``widget_axe``), the background and text colour of each widget card
-    (``widget_cards``) and the captions (:data:`readings.CAPTIONS`).
-    Then at the size of a phone (:data:`PHONE`), per theme: ``phone[theme]`` holds the page's width
-    against the screen (:data:`readings.OVERFLOWING`), the slider readouts that are cut off
-    (:data:`readings.CLIPPED_READOUTS`) and the cards wider than the screen or than themselves
-    (:data:`readings.WIDE_CARDS`)."""
+    Read by :func:`read_page` in three steps, each its own function: at the desktop size
+    (:func:`read_desktop`: the requests, math, raw TeX, title and navigation), then per theme
+    (:func:`read_theme`: background, captions, axe-core, widget cards), then at a phone's size per
+    theme (:func:`read_phone`)."""
 
     name: str
+    site_url: str
     log: PageLog
     math_marked: int = 0
     math_untypeset: int = 0
     raw_tex: list[str] = field(default_factory=list)
     nav: list[str] = field(default_factory=list)
-    backgrounds: dict[str, str] = field(default_factory=dict)
-    axe: dict[str, list[dict]] | None = None
-    captions: dict[str, list[dict]] = field(default_factory=dict)
-    widget_axe: dict[str, list[dict]] = field(default_factory=dict)
-    widget_cards: dict[str, list[list[str]]] = field(default_factory=dict)
-    phone: dict[str, dict[str, Any]] = field(default_factory=dict)
+    themes: dict[str, ThemeReading] = field(default_factory=dict)
+    phone: dict[str, PhoneReading] = field(default_factory=dict)
+
+
+@dataclass
+class ThemeReading:
+    """The page in one theme: the body's ``background``, the figure and widget ``captions``
+    (:data:`readings.CAPTIONS`), axe-core's serious or critical violations (``axe``; None when
+    axe-core is not installed), its violations of any impact inside the widget cards
+    (``widget_axe``) and each widget card's background and text colour (``widget_cards``)."""
+
+    background: str
+    captions: list[dict]
+    axe: list[dict] | None
+    widget_axe: list[dict]
+    widget_cards: list[list[str]]
+
+
+@dataclass
+class PhoneReading:
+    """The page at :data:`PHONE`'s size: its width against the screen (:data:`readings.OVERFLOWING`),
+    the slider readouts cut off (:data:`readings.CLIPPED_READOUTS`) and the cards wider than the
+    screen or than themselves (:data:`readings.WIDE_CARDS`)."""
+
+    overflow: dict[str, Any]
+    readouts: dict[str, Any]
+    wide_cards: list[list[str]]
 
 
 def set_theme(page: Any, theme: str) -> None:
@@ -174,49 +174,69 @@ _AXE_RUN = """async (options) => {
   const inWidget = (n) => { const e = document.querySelector(n.target[0]); return Boolean(e && e.closest(".attnw")); };
   return result.violations.map((v) => ({ ...v, widget_nodes: v.nodes.filter(inWidget) }));
 }"""
+_WIDGET_CARDS = """() => [...document.querySelectorAll('.attnw')].map(
+    (e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color])"""
 
 
-def visit(page: Any, log: PageLog, site_url: str, name: str) -> Visit:
+def read_desktop(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
+    """The page ``name`` of the site at ``site_url``, loaded, at the desktop size: a copy of its request ``log`` so far, its math (marked by
+    Sphinx, left untypeset by MathJax), raw TeX in its prose, and its title and navigation texts."""
+    reading = PageReading(name=name, site_url=site_url, log=copy.deepcopy(log))
+    if has_math(name):
+        reading.math_marked = page.locator(".math").count()
+        reading.math_untypeset = page.locator(".math:not(:has(mjx-container))").count()
+    reading.raw_tex = [t for t in RAW_TEX if t in prose_text(page)]
+    reading.nav = page.evaluate(readings.NAV_TEXT)
+    return reading
+
+
+def read_theme(page: Any, theme: str, axe_rules: list[str] | None = None) -> ThemeReading:
+    """Switch ``page`` to ``theme`` and read it. axe-core (injected by :func:`read_page`) runs every
+    rule, or only ``axe_rules``; it is skipped when it is not installed."""
+    set_theme(page, theme)
+    axe = widget_axe = None
+    if AXE.exists():
+        options: dict[str, Any] = {"resultTypes": ["violations"]}
+        if axe_rules is not None:
+            options["runOnly"] = {"type": "rule", "values": axe_rules}
+        violations = page.evaluate(_AXE_RUN, options)
+        axe = [v for v in violations if v["impact"] in BLOCKING]
+        widget_axe = [{**v, "nodes": v["widget_nodes"]} for v in violations if v["widget_nodes"]]
+    return ThemeReading(
+        background=page.evaluate("getComputedStyle(document.body).backgroundColor"),
+        captions=page.evaluate(readings.CAPTIONS),
+        axe=axe,
+        widget_axe=widget_axe or [],
+        widget_cards=page.evaluate(_WIDGET_CARDS),
+    )
+
+
+def read_phone(page: Any, theme: str) -> PhoneReading:
+    """Lay ``page`` out at a phone's size in ``theme`` and read it. CSS lays the page out anew for the
+    narrow screen; the book's scripts do not measure the screen, so nothing needs reloading."""
+    page.set_viewport_size(PHONE)
+    set_theme(page, theme)
+    return PhoneReading(
+        overflow=page.evaluate(readings.OVERFLOWING),
+        readouts=page.evaluate(readings.CLIPPED_READOUTS),
+        wide_cards=page.evaluate(readings.WIDE_CARDS),
+    )
+
+
+def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
     """Load page ``name`` into ``page``, a fresh page of a fresh browser context (a first visit:
     empty cache) whose requests :func:`bookdev.browser.offline_page` records in ``log``, and read
-    what every per-page browser check needs: see :class:`Visit`. The page stays open, at the phone's
-    size in the light theme, for whoever wants to go on using it."""
+    it: at the desktop size once the network is idle (so that the record of requests is complete),
+    in each theme (every axe rule in the first, in the others only the rules that read colours: a
+    theme changes the site's colours and nothing else), then at a phone's size in each theme."""
     load(page, f"{site_url}/{name}")
-    page.wait_for_load_state("networkidle")  # so that the record of requests is complete
-    visit = Visit(name=name, log=copy.deepcopy(log))
-    if has_math(name):
-        visit.math_marked = page.locator(".math").count()
-        visit.math_untypeset = page.locator(".math:not(:has(mjx-container))").count()
-    visit.raw_tex = [t for t in RAW_TEX if t in prose_text(page)]
-    visit.nav = page.evaluate(readings.NAV_TEXT)
-    has_axe = AXE.exists()
-    if has_axe:
+    page.wait_for_load_state("networkidle")
+    reading = read_desktop(page, log, site_url, name)
+    if AXE.exists():
         page.add_script_tag(path=str(AXE))
-        visit.axe = {}
     page.add_style_tag(content=_NO_TRANSITIONS)
-    for theme in THEMES:
-        set_theme(page, theme)
-        visit.backgrounds[theme] = page.evaluate("getComputedStyle(document.body).backgroundColor")
-        visit.captions[theme] = page.evaluate(readings.CAPTIONS)
-        if has_axe:
-            # every rule in the first theme; in the others only the rules that read colours: a
-            # theme changes the site's colours and nothing else (structure, names, alt text)
-            options: dict[str, Any] = {"resultTypes": ["violations"]}
-            if theme != THEMES[0]:
-                options["runOnly"] = {"type": "rule", "values": list(COLOUR_RULES)}
-            violations = page.evaluate(_AXE_RUN, options)
-            visit.axe[theme] = [v for v in violations if v["impact"] in BLOCKING]
-            visit.widget_axe[theme] = [{**v, "nodes": v["widget_nodes"]} for v in violations if v["widget_nodes"]]
-        visit.widget_cards[theme] = page.evaluate(
-            "() => [...document.querySelectorAll('.attnw')].map((e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color])")
-    # The same page at a phone's size: CSS lays it out anew for the narrow screen (the book's
-    # scripts do not measure the screen, so nothing needs reloading).
-    page.set_viewport_size(PHONE)
+    for i, theme in enumerate(THEMES):
+        reading.themes[theme] = read_theme(page, theme, None if i == 0 else list(COLOUR_RULES))
     for theme in reversed(THEMES):
-        set_theme(page, theme)
-        visit.phone[theme] = {
-            "overflow": page.evaluate(readings.OVERFLOWING),
-            "readouts": page.evaluate(readings.CLIPPED_READOUTS),
-            "wide_cards": page.evaluate(readings.WIDE_CARDS),
-        }
-    return visit
+        reading.phone[theme] = read_phone(page, theme)
+    return reading

@@ -1,5 +1,5 @@
 """The theme fixes of _ext/theme_fixes.py: CSS that keeps long code inside a phone's screen (checked
-in the browser by tests/browser/test_phone.py)."""
+in the browser by tests/browser/test_pages.py)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ woff2) and images as they are, since those formats are already compressed and ho
 unchanged. HTTP headers are not counted.
 
 Budgets (issue 19): at most ``BUDGET["chapter"]`` for an ordinary chapter and
-``BUDGET["sliders"]`` for a chapter with sliders. ``tests/browser/test_page_weight.py`` enforces
+``BUDGET["sliders"]`` for a chapter with sliders. ``tests/browser/test_pages.py`` enforces
 them in ``make test``; this script prints the table (and writes it with ``--out``) and exits 1 if a
 chapter is over its budget.
 """

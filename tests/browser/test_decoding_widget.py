@@ -65,8 +65,8 @@ def test_buttons_step_the_generation_with_mouse_and_keyboard(stepper) -> None:  
 
 
 @pytest.mark.parametrize("name", [PAGE])
-def test_card_fits_a_phone_screen(live_page, name: str) -> None:  # noqa: ANN001
-    page, _ = live_page(name)
+def test_card_fits_a_phone_screen(open_page, name: str) -> None:  # noqa: ANN001
+    page, _ = open_page(name)
     w = _the_stepper(wd.find_widgets(page))
     page.set_viewport_size({"width": 390, "height": 844})
     page.evaluate(f"() => {w.root}.scrollIntoView()")

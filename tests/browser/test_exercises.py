@@ -2,7 +2,7 @@
 and wrong answers into the page (no kernel), and the feedback the page shows equals the verdict of the
 Python checker for the same input. Also: answering works with the keyboard alone, and every link a
 verdict can show points at a section that exists. (That the cards fit a 390 px screen is checked on
-every page by tests/browser/test_phone.py.)
+every page by tests/browser/test_pages.py.)
 """
 
 from __future__ import annotations
@@ -109,8 +109,8 @@ def test_enough_static_exercises() -> None:
 
 
 @pytest.mark.parametrize("page_name", sorted(BY_PAGE))
-def test_page_feedback_equals_the_python_checker(page_name: str, live_page) -> None:  # noqa: ANN001
-    page, log = live_page(page_name)  # loaded by its visit, which waited for every answer form
+def test_page_feedback_equals_the_python_checker(page_name: str, open_page) -> None:  # noqa: ANN001
+    page, log = open_page(page_name)  # loaded once every answer form is built
     checked = 0
     for eid in BY_PAGE[page_name]:
         statuses = set()
@@ -137,13 +137,12 @@ CHOICE = next(e for e in STATIC_IDS if isinstance(EXERCISES[e].answer, Choice))
 
 
 @pytest.mark.parametrize("page_name", [_page_of(NUMERIC)])
-def test_answering_a_number_by_keyboard_alone(page_name: str, live_page) -> None:  # noqa: ANN001
+def test_answering_a_number_by_keyboard_alone(page_name: str, open_page) -> None:  # noqa: ANN001
     """Tab into the answer box, type, press Enter: the verdict appears."""
-    page, _ = live_page(page_name)
+    page, _ = open_page(page_name)
     feedback = _card(page, NUMERIC).locator(".attnex-feedback")
     box = _card(page, NUMERIC).locator('input[data-name="answer"]')
     box.focus()
-    page.keyboard.press("ControlOrMeta+A")  # whatever an earlier test left in the box is replaced
     spec = EXERCISES[NUMERIC].answer
     page.keyboard.type(", ".join(f"{v:.6f}" for v in spec.value))
     page.keyboard.press("Enter")
@@ -156,9 +155,9 @@ def test_answering_a_number_by_keyboard_alone(page_name: str, live_page) -> None
 
 
 @pytest.mark.parametrize("page_name", [_page_of(CHOICE)])
-def test_choosing_an_option_by_keyboard_alone(page_name: str, live_page) -> None:  # noqa: ANN001
+def test_choosing_an_option_by_keyboard_alone(page_name: str, open_page) -> None:  # noqa: ANN001
     """A choice is made with the space bar and the arrow keys, and checked with Tab and Enter."""
-    page, _ = live_page(page_name)
+    page, _ = open_page(page_name)
     card = _card(page, CHOICE)
     card.locator('input[data-name="option"]').first.focus()
     page.keyboard.press("Space")  # selects the focused first option
@@ -171,8 +170,8 @@ def test_choosing_an_option_by_keyboard_alone(page_name: str, live_page) -> None
 
 
 @pytest.mark.parametrize("page_name", ["book/04_magnitude.html"])
-def test_code_exercises_point_to_a_live_kernel(page_name: str, live_page) -> None:  # noqa: ANN001
-    page, _ = live_page(page_name)
+def test_code_exercises_point_to_a_live_kernel(page_name: str, open_page) -> None:  # noqa: ANN001
+    page, _ = open_page(page_name)
     card = _card(page, "04.4")
     text = card.inner_text()
     assert "def scaled_scores(q, k):" in text and "Binder" in text and "Colab" in text and "Live Code" in text

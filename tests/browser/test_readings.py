@@ -1,6 +1,6 @@
 """The page readings the per-page checks assert on (bookdev/readings.py) do see the faults they look
-for: on a loaded slider chapter at a phone's size, a fault is put in and each reading must report it.
-(On the built site they report nothing: tests/browser/test_phone.py and test_first_reader.py.)"""
+for: on a freshly loaded slider chapter at a phone's size, a fault is put in and each reading must
+report it. (On the built site they report nothing: test_pages.py.)"""
 
 from __future__ import annotations
 
@@ -12,15 +12,12 @@ from bookdev.site import PHONE
 pytestmark = pytest.mark.browser
 
 PAGE = "book/05_softmax.html"  # a chapter with a slider, figures with captions and exercises
-# The page of each test id, so that these tests run in the worker that visited it (conftest.py).
-ON_PAGE = pytest.mark.parametrize("name", [PAGE])
 
 
 @pytest.fixture()
-def phone_page(live_page, name):  # noqa: ANN001, ANN201
-    """The page its visit loaded, at a phone's size. Each test puts one fault in and takes it out
-    again (the ``finally`` blocks), since the page's other tests go on using it."""
-    page, _ = live_page(name)
+def phone_page(open_page):  # noqa: ANN001, ANN201
+    """The chapter, freshly loaded for the test, at a phone's size and reading clean."""
+    page, _ = open_page(PAGE)
     page.set_viewport_size(PHONE)
     # once the theme's sidebars have slid off screen (their transitions), the clean page reads clean
     page.wait_for_function(f"() => ({readings.OVERFLOWING})().out.length === 0", timeout=10_000)
@@ -29,48 +26,30 @@ def phone_page(live_page, name):  # noqa: ANN001, ANN201
     return page
 
 
-@ON_PAGE
-def test_a_wide_element_makes_the_page_too_wide(phone_page, name) -> None:  # noqa: ANN001
-    assert phone_page.evaluate(readings.OVERFLOWING)["out"] == []
+def test_a_wide_element_makes_the_page_too_wide(phone_page) -> None:  # noqa: ANN001
     phone_page.evaluate("""() => { const d = document.createElement("div"); d.className = "too-wide";
       d.style.width = "900px"; d.textContent = "wide"; document.querySelector("main").appendChild(d); }""")
-    try:
-        wide = phone_page.evaluate(readings.OVERFLOWING)
-        assert wide["scrollWidth"] > wide["width"] and any("too-wide" in o for o in wide["out"]), wide
-    finally:
-        phone_page.evaluate("() => document.querySelector('main .too-wide').remove()")
+    wide = phone_page.evaluate(readings.OVERFLOWING)
+    assert wide["scrollWidth"] > wide["width"] and any("too-wide" in o for o in wide["out"]), wide
 
 
-@ON_PAGE
-def test_a_readout_pushed_out_of_its_card_is_reported(phone_page, name) -> None:  # noqa: ANN001
+def test_a_readout_pushed_out_of_its_card_is_reported(phone_page) -> None:  # noqa: ANN001
     assert phone_page.evaluate(readings.CLIPPED_READOUTS)["problems"] == []
     phone_page.evaluate("() => { document.querySelector('.attnw-control output').style.marginLeft = '600px'; }")
-    try:
-        problems = phone_page.evaluate(readings.CLIPPED_READOUTS)["problems"]
-        assert any("readout" in p for p in problems), problems
-    finally:
-        phone_page.evaluate("() => { document.querySelector('.attnw-control output').style.marginLeft = ''; }")
+    problems = phone_page.evaluate(readings.CLIPPED_READOUTS)["problems"]
+    assert any("readout" in p for p in problems), problems
 
 
-@ON_PAGE
-def test_a_card_wider_than_itself_is_reported(phone_page, name) -> None:  # noqa: ANN001
+def test_a_card_wider_than_itself_is_reported(phone_page) -> None:  # noqa: ANN001
     assert phone_page.evaluate(readings.WIDE_CARDS) == []
     phone_page.evaluate("""() => { const d = document.createElement("div"); d.className = "too-wide";
       d.style.width = "900px"; d.textContent = "wide"; document.querySelector("section.attnex").appendChild(d); }""")
-    try:
-        assert [kind for kind, _ in phone_page.evaluate(readings.WIDE_CARDS)] == ["exercise"]
-    finally:
-        phone_page.evaluate("() => document.querySelector('section.attnex .too-wide').remove()")
+    assert [kind for kind, _ in phone_page.evaluate(readings.WIDE_CARDS)] == ["exercise"]
 
 
-@ON_PAGE
-def test_a_pale_caption_is_reported(phone_page, name) -> None:  # noqa: ANN001
+def test_a_pale_caption_is_reported(phone_page) -> None:  # noqa: ANN001
     before = phone_page.evaluate(readings.CAPTIONS)
     assert before and all(c["contrast"] >= 4.5 for c in before), before
     phone_page.evaluate("""() => { const c = document.querySelector("figcaption");
       (c.querySelector("p") || c).style.color = "#bbbbbb"; }""")
-    try:
-        assert min(c["contrast"] for c in phone_page.evaluate(readings.CAPTIONS)) < 4.5
-    finally:
-        phone_page.evaluate("""() => { const c = document.querySelector("figcaption");
-          (c.querySelector("p") || c).style.color = ""; }""")
+    assert min(c["contrast"] for c in phone_page.evaluate(readings.CAPTIONS)) < 4.5

@@ -22,12 +22,9 @@ def _fragment_target(page, href: str) -> str:  # noqa: ANN001
     return fragment
 
 
-# Every test here uses the page its visit loaded (``live_page``; parametrized by the page, so they
-# run right after its visit). The two that follow a link away leave another page open; live_page
-# sees that and loads the page afresh for whichever test asks for it next.
 @pytest.mark.parametrize("name", ["book/glossary.html"])
-def test_glossary_defines_the_terms(live_page, name: str) -> None:  # noqa: ANN001
-    page, log = live_page(name)
+def test_glossary_defines_the_terms(open_page, name: str) -> None:  # noqa: ANN001
+    page, log = open_page(name)
     terms = page.locator("dl.glossary > dt[id^='term-']")
     assert terms.count() >= 40
     ids = set(terms.evaluate_all("els => els.map(e => e.id)"))
@@ -37,8 +34,8 @@ def test_glossary_defines_the_terms(live_page, name: str) -> None:  # noqa: ANN0
 
 
 @pytest.mark.parametrize("name", [CHAPTER])
-def test_term_links_lead_to_their_glossary_entry(live_page, name: str) -> None:  # noqa: ANN001
-    page, _ = live_page(name)  # this test leaves the page: live_page loads it again for the next
+def test_term_links_lead_to_their_glossary_entry(open_page, name: str) -> None:  # noqa: ANN001
+    page, _ = open_page(name)
     links = page.locator("a[href*='glossary.html#term-']")
     assert links.count() >= 3, "the chapter links no glossary term"
     hrefs = links.evaluate_all("els => els.map(e => e.getAttribute('href'))")
@@ -56,8 +53,8 @@ def test_term_links_lead_to_their_glossary_entry(live_page, name: str) -> None: 
 
 
 @pytest.mark.parametrize("name", ["book/intro.html"])
-def test_citations_lead_to_the_bibliography(live_page, name: str) -> None:  # noqa: ANN001
-    page, _ = live_page(name)  # this test leaves the page: live_page loads it again for the next
+def test_citations_lead_to_the_bibliography(open_page, name: str) -> None:  # noqa: ANN001
+    page, _ = open_page(name)
     cites = page.locator("span.bibtex-citation a[href*='bibliography.html#']")
     assert cites.count() >= 5, "the intro cites the five documents"
     bib = (SITE / "book" / "bibliography.html").read_text(encoding="utf-8")
@@ -72,8 +69,8 @@ def test_citations_lead_to_the_bibliography(live_page, name: str) -> None:  # no
 
 
 @pytest.mark.parametrize("name", [CHAPTER])
-def test_a_chapter_citation_resolves(live_page, name: str) -> None:  # noqa: ANN001
-    page, _ = live_page(name)
+def test_a_chapter_citation_resolves(open_page, name: str) -> None:  # noqa: ANN001
+    page, _ = open_page(name)
     cite = page.locator("span.bibtex-citation a[href*='bibliography.html#']").first
     assert cite.is_visible()
     href = cite.get_attribute("href")
@@ -82,8 +79,8 @@ def test_a_chapter_citation_resolves(live_page, name: str) -> None:  # noqa: ANN
 
 
 @pytest.mark.parametrize("name", [CHAPTER])
-def test_a_how_we_know_dropdown_opens_by_keyboard(live_page, name: str) -> None:  # noqa: ANN001
-    page, _ = live_page(name)
+def test_a_how_we_know_dropdown_opens_by_keyboard(open_page, name: str) -> None:  # noqa: ANN001
+    page, _ = open_page(name)
     boxes = page.locator("details.sd-dropdown")
     assert boxes.count() >= 3
     box = boxes.filter(has_text="How we know").first
@@ -100,9 +97,9 @@ def test_a_how_we_know_dropdown_opens_by_keyboard(live_page, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", [CHAPTER])
-def test_collapsed_working_cells_open_by_keyboard(live_page, name: str) -> None:  # noqa: ANN001
+def test_collapsed_working_cells_open_by_keyboard(open_page, name: str) -> None:  # noqa: ANN001
     """Code cells tagged hide-cell sit in a closed <details>; Tab reaches it and Enter opens it."""
-    page, _ = live_page(name)
+    page, _ = open_page(name)
     hidden = page.locator("details.hide")
     assert hidden.count() >= 3
     first = hidden.first

@@ -1,7 +1,7 @@
 """The sliders on the built site, with every host but the local server blocked: each renders, shows
 the numbers attnlib computes in Python for the same state (to 3 decimals), never shows NaN, moves
-with the keyboard and the mouse, passes axe in light and dark mode, and requests nothing from
-another host.
+with the keyboard and the mouse, and requests nothing from another host. (axe inside the widgets,
+in light and dark mode, is checked on every slider page in test_pages.py.)
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from attnlib.widgets import (
 from attnlib.widgets.decoding import decoding_numbers
 from bookdev import browser as bb
 from bookdev import widgets as wd
-from bookdev.site import AXE, THEMES, WIDGET_PAGES
+from bookdev.site import AXE, WIDGET_PAGES
 
 from . import learning_driver as ld
 
@@ -39,10 +39,9 @@ def test_there_are_widget_pages() -> None:
     assert "book/10_playground.html" in WIDGET_PAGES, f"no widgets found in the built site: {WIDGET_PAGES}"
 
 
-def _view(name: str, live_page) -> tuple:  # noqa: ANN001
-    """Widget page ``name`` as its visit left it (or freshly loaded), every widget rendered:
-    ``(name, page, log, widgets)``."""
-    page, log = live_page(name)
+def _view(name: str, open_page) -> tuple:  # noqa: ANN001
+    """Widget page ``name`` freshly loaded, every widget rendered: ``(name, page, log, widgets)``."""
+    page, log = open_page(name)
     try:
         wd.wait_for_widgets(page)
     except Exception as err:  # noqa: BLE001
@@ -52,11 +51,9 @@ def _view(name: str, live_page) -> tuple:  # noqa: ANN001
 
 
 @pytest.fixture(params=WIDGET_PAGES)
-def widget_view(request, live_page):  # noqa: ANN001, ANN201
-    """A widget page, shared by the tests of this file (``live_page``), which use it in the file's
-    order: each test that moves a slider first puts it where it needs it, so no test depends on
-    where another left the sliders."""
-    return _view(request.param, live_page)
+def widget_view(request, open_page):  # noqa: ANN001, ANN201
+    """A widget page, freshly loaded for the test."""
+    return _view(request.param, open_page)
 
 
 # The pages with a geometric widget (the one with a point to drag), from their embedded state.
@@ -64,9 +61,9 @@ GEOMETRIC_PAGES = [p for p in WIDGET_PAGES if '.GeometricAttention"' in (bb.SITE
 
 
 @pytest.fixture(params=GEOMETRIC_PAGES)
-def geometric_page(request, live_page):  # noqa: ANN001, ANN201
-    """A page with a geometric widget (see ``widget_view``)."""
-    return _view(request.param, live_page)
+def geometric_page(request, open_page):  # noqa: ANN001, ANN201
+    """A page with a geometric widget, freshly loaded for the test."""
+    return _view(request.param, open_page)
 
 
 def _close(shown: str, expected: float, what: str) -> None:
@@ -273,20 +270,6 @@ def test_drag_the_query(geometric_page) -> None:  # noqa: ANN001
         assert q[0] < 0 < q[1], f"dragged up-left of the origin, query shows {q}"
         assert all(abs(v * 10 - round(v * 10)) < 1e-9 for v in q)
         _check_geometric_numbers(w, q)
-
-
-@pytest.mark.parametrize("scheme", THEMES)
-@pytest.mark.parametrize("name", WIDGET_PAGES)
-def test_widgets_pass_axe(page_visit, name: str, scheme: str) -> None:  # noqa: ANN001
-    """axe-core (vendored by npm) finds no violation of any impact inside the widgets, in the site's
-    light and dark theme (read during the page's visit: every rule in light, the colour rules in
-    dark), and the card stays an opaque white card with dark ink in both themes."""
-    v = page_visit(name)
-    assert v.axe is not None, f"{AXE} is missing: run 'make node_modules/.installed' (npm ci); make test does"
-    assert v.widget_cards[scheme], f"{name}: no widget card on the page when axe ran"
-    violations = [f"{x['id']}: {len(x['nodes'])} nodes, e.g. {x['nodes'][0]['html'][:120]}" for x in v.widget_axe[scheme]]
-    assert violations == [], f"axe violations in the widgets ({scheme}): {violations}"
-    assert all(c == ["rgb(255, 255, 255)", "rgb(34, 34, 34)"] for c in v.widget_cards[scheme]), v.widget_cards[scheme]
 
 
 def test_python_reference_matches_widget_defaults() -> None:

@@ -1,0 +1,196 @@
+"""Every page of the built site, loaded once in Chromium with every other host blocked, and read
+(:func:`bookdev.site.read_page`): at the desktop size, in the light and the dark theme, and at a
+phone's size. Each check below is a function of that reading that returns its problems; a failing
+page names every check it fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from bookdev.browser import SITE
+from bookdev.site import AXE, PAGES, PHONE, THEMES, WIDGET_PAGES, PageReading, read_page
+from tools import page_weight as pw
+
+pytestmark = pytest.mark.browser
+
+BOOK = "Attention, step by step"
+# Pages that only redirect (index.html sends the reader to the intro): their reading is the intro's.
+REDIRECTS = {p for p in PAGES if 'http-equiv="refresh"' in (SITE / p).read_text(encoding="utf-8").lower()}
+# Pages whose captions the contrast check must find (figures, and widget panels with captions).
+CAPTIONED = ("book/10_playground.html", "book/14_multihead_causal.html")
+# The card every widget draws, in every theme: white, with dark ink.
+WIDGET_CARD = ["rgb(255, 255, 255)", "rgb(34, 34, 34)"]
+
+
+def _axe_summary(violations: list[dict]) -> str:
+    lines = []
+    for v in violations:
+        targets = [" ".join(map(str, n["target"])) for n in v["nodes"][:5]]
+        lines.append(f"[{v['impact']}] {v['id']}: {v['help']} ({len(v['nodes'])} nodes, e.g. {targets})")
+    return "; ".join(lines)
+
+
+def offline_without_errors(r: PageReading) -> list[str]:
+    """No request to another host, no uncaught error, no console error."""
+    log = r.log
+    return ([f"requested other hosts: {log.external}"] * bool(log.external)
+            + [f"uncaught errors: {log.page_errors}"] * bool(log.page_errors)
+            + [f"console errors: {log.console_errors}"] * bool(log.console_errors))
+
+
+def math_typeset(r: PageReading) -> list[str]:
+    """Every math element Sphinx marked was typeset by the site's MathJax; no raw TeX in the prose."""
+    problems = []
+    if r.math_marked and r.math_untypeset:
+        problems.append(f"{r.math_untypeset} of {r.math_marked} math elements not typeset by MathJax")
+    if r.raw_tex:
+        problems.append(f"shows raw TeX {r.raw_tex}")
+    return problems
+
+
+def title_and_navigation(r: PageReading) -> list[str]:
+    """The home page's title is the book's name alone, every other page's "<page> — <book>"
+    (Sphinx's search page: "Search - <book>"); the title, the left navigation, the previous/next
+    links and the page's own contents show no TeX."""
+    if r.name in REDIRECTS:
+        return []
+    if not r.nav:
+        return ["no title or navigation read"]
+    title, problems = r.nav[0], []
+    if title.count(BOOK) != 1:
+        problems.append(f"the title names the book {title.count(BOOK)} times: {title!r}")
+    elif r.name == "book/intro.html" and title != BOOK:
+        problems.append(f"the home page's title is {title!r}, not the book's name")
+    elif r.name != "book/intro.html" and not title.endswith((f" — {BOOK}", f" - {BOOK}")):
+        problems.append(f"title {title!r} does not end with the book's name")
+    tex = [t for t in r.nav if "d_k" in t or "\\" in t or "$" in t]
+    if tex:
+        problems.append(f"the title or navigation shows TeX: {tex}")
+    if r.name == "book/06_scaling.html" and not any("√dₖ" in t for t in r.nav):
+        problems.append("chapter 06's title lost its √dₖ")
+    return problems
+
+
+def accessible_in_both_themes(r: PageReading) -> list[str]:
+    """axe-core finds no serious or critical violation in the light theme (every rule) or the dark
+    one (the colour rules), and the theme switch changed the page."""
+    if not AXE.exists():
+        return [f"{AXE} is missing: run 'npm ci' (make test does)"]
+    problems = [f"{theme}: {_axe_summary(r.themes[theme].axe)}" for theme in THEMES if r.themes[theme].axe]
+    backgrounds = {r.themes[theme].background for theme in THEMES}
+    if len(backgrounds) != len(THEMES):
+        problems.append(f"the theme switch did not change the page's background: {backgrounds}")
+    return problems
+
+
+def captions_readable(r: PageReading) -> list[str]:
+    """Figure and widget-panel captions: regular weight or heavier, contrast at least 4.5:1."""
+    problems = []
+    for theme in THEMES:
+        captions = r.themes[theme].captions
+        if r.name in CAPTIONED and len(captions) < 2:
+            problems.append(f"{theme}: no captions found")
+        pale = [c for c in captions if c["weight"] < 400 or c["contrast"] < 4.5]
+        if pale:
+            problems.append(f"{theme}: captions too pale: {pale}")
+    return problems
+
+
+def widgets_accessible(r: PageReading) -> list[str]:
+    """On a page with sliders: no axe violation of any impact inside the widgets, in either theme,
+    and every card stays a white card with dark ink."""
+    if r.name not in WIDGET_PAGES:
+        return []
+    problems = []
+    for theme in THEMES:
+        t = r.themes[theme]
+        if not t.widget_cards:
+            problems.append(f"{theme}: no widget card on the page when axe ran")
+        problems += [f"{theme}: axe in a widget: {v['id']}, {len(v['nodes'])} nodes, e.g. {v['nodes'][0]['html'][:120]}"
+                     for v in t.widget_axe]
+        if any(card != WIDGET_CARD for card in t.widget_cards):
+            problems.append(f"{theme}: widget cards coloured {t.widget_cards}, not {WIDGET_CARD}")
+    return problems
+
+
+def fits_a_phone(r: PageReading) -> list[str]:
+    """At 390 × 844 CSS px (an iPhone 12–15), in both themes, the page is no wider than the screen
+    (something wider may only sit in a box that scrolls sideways, such as a code cell), no exercise or
+    widget card is wider than the screen or itself, and every slider readout is fully visible."""
+    problems = []
+    for theme in THEMES:
+        phone = r.phone[theme]
+        wide = phone.overflow
+        if wide["width"] != PHONE["width"]:
+            problems.append(f"not read at a phone's width: {wide['width']} px")
+        if wide["scrollWidth"] > wide["width"] + 1:
+            problems.append(f"{theme}: {wide['scrollWidth']} px wide on a {wide['width']} px screen; "
+                            f"reaching past the edge: {wide['out']}")
+        if phone.wide_cards:
+            problems.append(f"{theme}: cards wider than the screen: {phone.wide_cards}")
+        if r.name in WIDGET_PAGES and not any(c.endswith("-readout") for c in phone.readouts["checked"]):
+            problems.append("no slider readout found")
+        problems += [f"{theme}: {p}" for p in phone.readouts["problems"]]
+    return problems
+
+
+def within_weight_budget(r: PageReading) -> list[str]:
+    """A first visit of a chapter transfers (gzip, as a static host serves it) at most 600 kB, or
+    1.2 MB for a chapter with sliders; the search index is for the search page only."""
+    if pw.page_kind(SITE, r.name) == "other":
+        return []
+    w = pw.weight_of(SITE, r.site_url, r.name, r.log.fetched)
+    if not w.files:
+        return ["the visit recorded no file fetched from the site"]
+    problems = ["loads the search index"] * ("searchindex.js" in w.files)
+    if w.total > pw.BUDGET[w.kind]:
+        problems.append(f"{w.total / pw.KB:.0f} kB on a first visit, over {pw.BUDGET[w.kind] / pw.KB:.0f} kB: "
+                        f"{pw.human_groups(w)}")
+    return problems
+
+
+CHECKS: list[Callable[[PageReading], list[str]]] = [
+    offline_without_errors, math_typeset, title_and_navigation, accessible_in_both_themes,
+    captions_readable, widgets_accessible, fits_a_phone, within_weight_budget,
+]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page(offline_page, site_url: str, name: str) -> None:  # noqa: ANN001
+    page, log = offline_page
+    reading = read_page(page, log, site_url, name)
+    problems = [f"{check.__name__}: {p}" for check in CHECKS for p in check(reading)]
+    assert not problems, f"{name}:\n" + "\n".join(problems)
+
+
+def test_there_are_both_kinds_of_chapter() -> None:
+    kinds = {pw.page_kind(SITE, p) for p in PAGES} - {"other"}
+    assert kinds == {"chapter", "sliders"}, kinds
+
+
+def _bad_reading() -> PageReading:
+    """A reading of a slider chapter with one fault for every check."""
+    from bookdev.browser import PageLog
+    from bookdev.site import PhoneReading, ThemeReading
+
+    name = next(p for p in WIDGET_PAGES if p.startswith("book/"))
+    log = PageLog(external=["https://cdn.example/x.js"],
+                  fetched=[f"http://127.0.0.1:1/{name}", "http://127.0.0.1:1/searchindex.js"])
+    violation = {"id": "image-alt", "impact": "critical", "help": "alt", "nodes": [{"target": ["img"], "html": "<img>"}]}
+    theme = ThemeReading(background="rgb(255, 255, 255)", captions=[{"weight": 300, "contrast": 2.0}],
+                         axe=[violation], widget_axe=[violation], widget_cards=[["rgb(0, 0, 0)", "rgb(0, 0, 0)"]])
+    phone = PhoneReading(overflow={"width": PHONE["width"], "scrollWidth": 900, "out": ["div.wide"]},
+                         readouts={"problems": ["d_k cut"], "checked": []}, wide_cards=[["exercise", "05.1"]])
+    return PageReading(name=name, site_url="http://127.0.0.1:1", log=log, math_marked=3, math_untypeset=1,
+                       raw_tex=["$$"], nav=[f"Softmax — {BOOK} — {BOOK}", "d_k"],
+                       themes=dict.fromkeys(THEMES, theme), phone=dict.fromkeys(THEMES, phone))
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
+def test_every_check_reports_a_bad_page(check) -> None:  # noqa: ANN001
+    """Each check finds its fault in a reading that has one (the page weight: a chapter that loads
+    the search index)."""
+    assert check(_bad_reading()), f"{check.__name__} found nothing wrong with a bad page"
