@@ -30,7 +30,7 @@ def compare_row(document_value: str, computed: Any) -> str:
     """``"same"``, ``"last digit"`` or ``"differs"``: the document's printed string against ``computed``
     (a number, list, array or tensor with as many numbers as the string prints).
 
-    Used in: the "check yourself" cells of the worked-example chapters and "Attention maps"."""
+    Used in: the "what this page guarantees" cells of the worked-example chapters and "Attention maps"."""
     if not isinstance(document_value, str):
         raise TypeError(f"document_value must be the printed string, got {type(document_value).__name__}")
     numbers = _as_list(computed)

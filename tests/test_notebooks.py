@@ -4,6 +4,7 @@ notebook saved without outputs would silently check nothing."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,22 @@ def test_executed_in_order_from_a_clean_kernel(path: Path) -> None:
 def test_no_error_outputs(path: Path) -> None:
     errors = [o.get("ename") for c in _code_cells(path) for o in c.get("outputs", []) if o["output_type"] == "error"]
     assert not errors, f"{path.name} has stored errors: {errors}"
+
+
+CHAPTERS = [p for p in NOTEBOOKS if p.parent == BOOK and p.name[:2].isdigit()]
+GUARANTEES = "## What this page guarantees"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_guarantees_are_named_and_folded(path: Path) -> None:
+    """The cell of asserts that proves a chapter's claims checks the book, not the reader: it is
+    headed "What this page guarantees" (never "Check yourself", which the exercises are), and its
+    code is folded on the page."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    heads = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and GUARANTEES in "".join(c["source"])]
+    assert len(heads) == 1, f"{path.name}: {len(heads)} sections headed {GUARANTEES!r}"
+    old = [c for c in cells if c["cell_type"] == "markdown" and re.search(r"^#+ *check yourself", "".join(c["source"]), re.I | re.M)]
+    assert not old, f"{path.name} still has a 'Check yourself' heading"
+    code = cells[heads[0] + 1]
+    assert code["cell_type"] == "code" and "assert " in "".join(code["source"]), f"{path.name}: no asserts after {GUARANTEES!r}"
+    assert "hide-input" in code.get("metadata", {}).get("tags", []), f"{path.name}: the guarantees cell is not folded"
