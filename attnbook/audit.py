@@ -162,13 +162,17 @@ def tally(doc: dict[str, Any]) -> dict[str, int]:
 
 # --- rendering (Markdown strings for the "Errata" and "Number audit" pages) -------------------
 
+#: Each document's one title, the same as in the bibliography (book/references.bib); a document with
+#: no title of its own is described in square brackets.
 DOCUMENT_TITLES = {
-    "000": "Trainable attention: the 'journey' example",
-    "001": "Self-attention from first principles",
-    "002": "'I am happy' by hand",
-    "003": "A NumPy implementation",
-    "004": "Self-attention: the search engine of language",
+    "000": "The Engine of Transformers: Building Scaled Dot-Product Attention",
+    "001": "[Untitled tutorial: from words as numbers to self-attention and its scaling factor]",
+    "002": "[Untitled notes: the 'I am happy' worked example and multi-head attention]",
+    "003": "Deep Dive: The Scaled Dot-Product Self-Attention Mechanism (Code Analysis)",
+    "004": "L03 - Self-Attention: The Search Engine of Language",
 }
+
+
 def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ").strip()
 

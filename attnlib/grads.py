@@ -4,16 +4,16 @@ float64 NumPy, with torch autograd and central finite differences to check them.
 The layer (rows are tokens)::
 
     Q = X W_Q,  K = X W_K,  V = X W_V                       # (n, d_k), (n, d_k), (n, d_v)
-    S = Q Kᵀ / √d_k,  A = softmax(S) row by row,  C = A V   # (n, n), (n, n), (n, d_v)
-    logits = C W_o,  L = mean over rows of −log softmax(logits)[target]
+    Z = Q Kᵀ / √d_k,  A = softmax(Z) row by row,  C = A V   # (n, n), (n, n), (n, d_v)
+    logits = C W_c,  L = mean over rows of −log softmax(logits)[target]
 
 Backward, from the loss to the three projections::
 
     dlogits = (softmax(logits) − onehot(target)) / n        # (n, c)
-    dC = dlogits W_oᵀ,  dW_o = Cᵀ dlogits
+    dC = dlogits W_cᵀ,  dW_c = Cᵀ dlogits
     dV = Aᵀ dC,  dA = dC Vᵀ
-    dS = A ⊙ (dA − rowsum(dA ⊙ A))    # each row times the softmax Jacobian diag(a) − a aᵀ
-    dQ = dS K / √d_k,  dK = dSᵀ Q / √d_k
+    dZ = A ⊙ (dA − rowsum(dA ⊙ A))    # each row times the softmax Jacobian diag(a) − a aᵀ
+    dQ = dZ K / √d_k,  dK = dZᵀ Q / √d_k
     dW_Q = Xᵀ dQ,  dW_K = Xᵀ dK,  dW_V = Xᵀ dV
 
 Chapter: "Attention that learns" (book/17_learning.ipynb). Chapter 12 stops at W_V; this module
@@ -35,7 +35,7 @@ from .attention_np import scaled_dot_product_attention_np
 from .softmax import softmax
 
 #: The parameters of the layer, in the order the gradient dictionaries use.
-PARAMS = ("w_q", "w_k", "w_v", "w_o")
+PARAMS = ("w_q", "w_k", "w_v", "w_c")
 
 
 class Forward(NamedTuple):
@@ -63,11 +63,11 @@ def _validate_layer(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np
             raise ValueError(f"{name} must have shape ({d_in}, d), got {p[name].shape} (x has shape {x.shape})")
     if p["w_q"].shape != p["w_k"].shape:
         raise ValueError(f"w_q and w_k must have the same shape, got {p['w_q'].shape} and {p['w_k'].shape}")
-    if p["w_o"].ndim != 2 or p["w_o"].shape[0] != p["w_v"].shape[1]:
-        raise ValueError(f"w_o must have shape (d_v, classes) = ({p['w_v'].shape[1]}, c), got {p['w_o'].shape}")
+    if p["w_c"].ndim != 2 or p["w_c"].shape[0] != p["w_v"].shape[1]:
+        raise ValueError(f"w_c must have shape (d_v, classes) = ({p['w_v'].shape[1]}, c), got {p['w_c'].shape}")
     t = np.asarray(targets)
-    if t.shape != (n,) or not np.issubdtype(t.dtype, np.integer) or (t < 0).any() or (t >= p["w_o"].shape[1]).any():
-        raise ValueError(f"targets must be {n} integer class ids in [0, {p['w_o'].shape[1]}), got shape {t.shape} "
+    if t.shape != (n,) or not np.issubdtype(t.dtype, np.integer) or (t < 0).any() or (t >= p["w_c"].shape[1]).any():
+        raise ValueError(f"targets must be {n} integer class ids in [0, {p['w_c'].shape[1]}), got shape {t.shape} "
                          f"and values {t.tolist() if t.size <= 10 else '...'}")
     return x, p, t
 
@@ -79,14 +79,14 @@ def forward(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.ndarray
     k = x @ p["w_k"]  # (n, d_k)
     v = x @ p["w_v"]  # (n, d_v)
     context, weights = scaled_dot_product_attention_np(q, k, v)  # (n, d_v), (n, n)
-    logits = context @ p["w_o"]  # (n, c)
+    logits = context @ p["w_c"]  # (n, c)
     probs = softmax(logits, dim=-1)  # (n, c)
     loss = float(-np.mean(np.log(probs[np.arange(len(t)), t])))
     return Forward(q, k, v, weights, context, probs, loss)
 
 
 def manual_gradients(x: np.ndarray, params: Mapping[str, np.ndarray], targets: np.ndarray) -> dict[str, np.ndarray]:
-    """∂L/∂W_Q, ∂L/∂W_K, ∂L/∂W_V and ∂L/∂W_o by the chain rule written out (module docstring).
+    """∂L/∂W_Q, ∂L/∂W_K, ∂L/∂W_V and ∂L/∂W_c by the chain rule written out (module docstring).
 
     Returns float64 arrays keyed like ``params``. Chapter "Attention that learns".
     """
@@ -97,17 +97,17 @@ def manual_gradients(x: np.ndarray, params: Mapping[str, np.ndarray], targets: n
     dlogits = f.probs.copy()
     dlogits[np.arange(n), t] -= 1.0
     dlogits /= n  # (n, c)
-    d_context = dlogits @ p["w_o"].T  # (n, d_v)
+    d_context = dlogits @ p["w_c"].T  # (n, d_v)
     dv = f.weights.T @ d_context  # (n, d_v)
     da = d_context @ f.v.T  # (n, n)
-    ds = f.weights * (da - np.sum(da * f.weights, axis=-1, keepdims=True))  # (n, n), rows times diag(a) − a aᵀ
-    dq = ds @ f.k * scale  # (n, d_k)
-    dk = ds.T @ f.q * scale  # (n, d_k)
+    dz = f.weights * (da - np.sum(da * f.weights, axis=-1, keepdims=True))  # (n, n), rows times diag(a) − a aᵀ
+    dq = dz @ f.k * scale  # (n, d_k)
+    dk = dz.T @ f.q * scale  # (n, d_k)
     return {
         "w_q": x.T @ dq,  # (d_in, d_k)
         "w_k": x.T @ dk,  # (d_in, d_k)
         "w_v": x.T @ dv,  # (d_in, d_v)
-        "w_o": f.context.T @ dlogits,  # (d_v, c)
+        "w_c": f.context.T @ dlogits,  # (d_v, c)
     }
 
 
@@ -117,7 +117,7 @@ def autograd_gradients(x: np.ndarray, params: Mapping[str, np.ndarray], targets:
     xt = torch.from_numpy(x)
     w = {name: torch.from_numpy(arr.copy()).requires_grad_(True) for name, arr in p.items()}
     context, _ = scaled_dot_product_attention(xt @ w["w_q"], xt @ w["w_k"], xt @ w["w_v"])  # (n, d_v)
-    logits = context @ w["w_o"]  # (n, c)
+    logits = context @ w["w_c"]  # (n, c)
     loss = torch.nn.functional.cross_entropy(logits, torch.from_numpy(t.astype(np.int64)))
     loss.backward()
     return {name: w[name].grad.numpy() for name in PARAMS}
@@ -159,7 +159,7 @@ def random_layer(
         require_positive_int(value, name)
     rng = make_generator(seed)
     x = rng.standard_normal((n, d_in))
-    shapes = {"w_q": (d_in, d_k), "w_k": (d_in, d_k), "w_v": (d_in, d_v), "w_o": (d_v, classes)}
+    shapes = {"w_q": (d_in, d_k), "w_k": (d_in, d_k), "w_v": (d_in, d_v), "w_c": (d_v, classes)}
     params = {name: rng.standard_normal(shape) for name, shape in shapes.items()}
     return x, params, rng.integers(0, classes, size=n)
 

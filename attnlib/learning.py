@@ -9,7 +9,7 @@ stand anywhere in the sentence; the other words are fillers shared by every sens
     Q, K, V = x W_Q, x W_K, x W_V                # (batch, n, d)
     A = softmax(Q Kᵀ / √d) over the real words   # (batch, n, n)
     c = (A V)[ambiguous position]                # (batch, d), the context vector of the word
-    logits = c W_o + b_o                         # (batch, senses)
+    logits = c W_c + b_c                         # (batch, senses)
 
 Chapters: "Attention that learns" (book/17_learning.ipynb) and "Attention we can check"
 (book/18_known_attention.ipynb, through ``AttentionReadout`` and ``fit``).
@@ -154,8 +154,8 @@ class AttentionReadout(nn.Module):
             return nn.Parameter(torch.randn(*shape, generator=generator) / shape[0] ** 0.5)
 
         self.w_q, self.w_k, self.w_v = init(d_in, d_model), init(d_in, d_model), init(d_in, d_model)
-        self.w_o = init(d_model, n_classes)
-        self.b_o = nn.Parameter(torch.zeros(n_classes))
+        self.w_c = init(d_model, n_classes)
+        self.b_c = nn.Parameter(torch.zeros(n_classes))
 
     def forward(self, x: torch.Tensor, query: torch.Tensor,
                 lengths: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
@@ -169,7 +169,7 @@ class AttentionReadout(nn.Module):
         ctx, weights = scaled_dot_product_attention(split(self.w_q), split(self.w_k), split(self.w_v), mask=mask)
         ctx = ctx.transpose(1, 2).reshape(b, n, -1)  # (b, n, d_model)
         c = ctx[torch.arange(b), query]  # (b, d_model)
-        return c @ self.w_o + self.b_o, weights  # (b, classes), (b, h, n, n)
+        return c @ self.w_c + self.b_c, weights  # (b, classes), (b, h, n, n)
 
 
 class SenseModel(nn.Module):
@@ -402,12 +402,12 @@ def outside_training(words: Sequence[str], query: int) -> str | None:
 
 def check_state(state: Mapping[str, Any]) -> dict[str, np.ndarray]:
     """The parameters of a ``SenseModel`` as float64 arrays, shapes checked."""
-    keys = ("embed", "pos", "w_q", "w_k", "w_v", "w_o", "b_o")
+    keys = ("embed", "pos", "w_q", "w_k", "w_v", "w_c", "b_c")
     if not isinstance(state, Mapping) or any(k not in state for k in keys):
         raise ValueError(f"state must be a mapping with keys {list(keys)}, got {sorted(state) if isinstance(state, Mapping) else type(state).__name__}")
     d = np.shape(state["embed"])[-1] if np.ndim(state["embed"]) == 2 else None
     want = {"embed": (len(VOCAB), d), "pos": (MAX_LEN, d), "w_q": (d, d), "w_k": (d, d), "w_v": (d, d),
-            "w_o": (d, len(SENSES)), "b_o": (len(SENSES),)}
+            "w_c": (d, len(SENSES)), "b_c": (len(SENSES),)}
     s = {k: as_finite_array(state[k], f"state[{k!r}]", shape=shape) for k, shape in want.items()}
     return s
 
@@ -422,7 +422,7 @@ def predict_np(state: Mapping[str, Any], sentence: str | Sequence[str]) -> dict[
     ids, query = encode(sentence)
     x = s["embed"][ids] + s["pos"][: len(ids)]  # (n, d)
     ctx, weights = scaled_dot_product_attention_np(x @ s["w_q"], x @ s["w_k"], x @ s["w_v"])  # (n, d), (n, n)
-    probs = softmax(ctx[query] @ s["w_o"] + s["b_o"])  # (senses,)
+    probs = softmax(ctx[query] @ s["w_c"] + s["b_c"])  # (senses,)
     words = [VOCAB[i] for i in ids]
     return {"words": words, "query": query, "weights": weights, "row": weights[query], "probs": probs,
             "sense": SENSES[int(np.argmax(probs))], "input": x[query], "context": ctx[query],

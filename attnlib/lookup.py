@@ -9,7 +9,7 @@ digit); the query token has its own one-hot part for the asked letter, so it nev
 
 The ideal attention row of the query is one-hot on the item with the asked letter. A hand-built
 layer does exactly that: ``W_Q`` and ``W_K`` send the query's letter and the item's letter to the
-same coordinate (score β²/√d for the match, 0 otherwise), ``W_V`` copies the digit, ``W_o`` reads it.
+same coordinate (score β²/√d for the match, 0 otherwise), ``W_V`` copies the digit, ``W_c`` reads it.
 
 Chapter: "Attention we can check" (book/18_known_attention.ipynb).
 """
@@ -85,7 +85,7 @@ def make_lookup_data(n_train: int = 1000, n_test: int = 1000, *, seed: int = 0) 
 
 def ideal_model(beta: float = 6.0, gain: float = 10.0, *, d_model: int = 12) -> AttentionReadout:
     """The hand-built one-head solution: ``W_Q`` maps the asked letter and ``W_K`` the item's letter to
-    the same coordinate (times ``beta``), ``W_V`` copies the digit and ``W_o`` reads it (times ``gain``).
+    the same coordinate (times ``beta``), ``W_V`` copies the digit and ``W_c`` reads it (times ``gain``).
     The weight on the matching item is ``e^s / (e^s + N_ITEMS)`` with ``s = beta² / √d_model``."""
     beta, gain = require_positive(beta, "beta"), require_positive(gain, "gain")
     d_model = require_positive_int(d_model, "d_model")
@@ -101,7 +101,7 @@ def ideal_model(beta: float = 6.0, gain: float = 10.0, *, d_model: int = 12) -> 
             model.w_k[i, i] = beta
         for j in range(n_d):
             model.w_v[n_l + j, j] = 1.0
-            model.w_o[j, j] = gain
+            model.w_c[j, j] = gain
     return model
 
 

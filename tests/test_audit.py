@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,13 @@ def test_audit_page_lists_numbers_it_does_not_compute() -> None:
     page = audit.render_audit([doc], [{**_ROW, "section": "§1", "verdict": "correct", "chapter": "book/x", "label": "l"}],
                               {"r": errata.Judgement("correct", exact=[3.0, 0.5])})
     assert "Numbers stated but not computed" in page and "- hardware, line 2: 7 (fact:" in page
+
+
+def test_each_document_has_one_title_everywhere() -> None:
+    """The Errata and Audit pages name each document by its bibliography entry's title."""
+    bib = (Path(__file__).resolve().parents[1] / "book" / "references.bib").read_text(encoding="utf-8")
+    for number, title in audit.DOCUMENT_TITLES.items():
+        entry = re.search(r"@misc\{doc" + number + r",(.*?)\n\}", bib, re.S)
+        assert entry, f"no bibliography entry doc{number}"
+        bib_title = re.search(r"title\s*=\s*\{\{(.*)\}\},", entry.group(1)).group(1)
+        assert bib_title == title, f"document {number}: {title!r} on the Errata and Audit pages, {bib_title!r} in the bibliography"

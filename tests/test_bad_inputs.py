@@ -189,14 +189,14 @@ from attnlib.widgets import AskModel, TrainingReplay  # noqa: E402
 
 _X, _P, _T = grads.random_layer(seed=0)
 _STATE = {"embed": np.zeros((len(learning.VOCAB), 4)), "pos": np.zeros((learning.MAX_LEN, 4)),
-          **{k: np.zeros((4, 4)) for k in ("w_q", "w_k", "w_v")}, "w_o": np.zeros((4, len(learning.SENSES))),
-          "b_o": np.zeros(len(learning.SENSES))}
+          **{k: np.zeros((4, 4)) for k in ("w_q", "w_k", "w_v")}, "w_c": np.zeros((4, len(learning.SENSES))),
+          "b_c": np.zeros(len(learning.SENSES))}
 _RUN = learning.TrainingRun(model=None, losses=[1.0], checkpoints=[learning.Checkpoint(0, _STATE, 1.0)])
 
 LEARNING_CASES = [
     ("grads x 1-d", lambda: grads.manual_gradients(np.ones(3), _P, _T), ValueError, "(3,)"),
-    ("grads missing w_o", lambda: grads.manual_gradients(_X, {k: _P[k] for k in ("w_q", "w_k", "w_v")}, _T),
-     ValueError, "w_o"),
+    ("grads missing w_c", lambda: grads.manual_gradients(_X, {k: _P[k] for k in ("w_q", "w_k", "w_v")}, _T),
+     ValueError, "w_c"),
     ("grads w_q rows", lambda: grads.manual_gradients(_X, {**_P, "w_q": np.ones((7, 3))}, _T), ValueError, "(7, 3)"),
     ("grads target out of range", lambda: grads.manual_gradients(_X, _P, np.full(5, 9)), ValueError, "[0, 2)"),
     ("grads NaN input", lambda: grads.autograd_gradients(np.full_like(_X, np.nan), _P, _T), ValueError, "NaN"),

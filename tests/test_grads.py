@@ -48,7 +48,7 @@ def test_forward_loss_matches_autograd_value() -> None:
     xt = torch.from_numpy(x)
     w = {k: torch.from_numpy(v) for k, v in params.items()}
     s = (xt @ w["w_q"]) @ (xt @ w["w_k"]).T / np.sqrt(params["w_q"].shape[1])
-    logits = torch.softmax(s, -1) @ (xt @ w["w_v"]) @ w["w_o"]
+    logits = torch.softmax(s, -1) @ (xt @ w["w_v"]) @ w["w_c"]
     ref = torch.nn.functional.cross_entropy(logits, torch.from_numpy(targets))
     assert abs(f.loss - float(ref)) < 1e-12
     np.testing.assert_allclose(f.weights.sum(-1), 1.0, atol=1e-12)

@@ -63,3 +63,17 @@ def test_guarantees_are_named_and_folded(path: Path) -> None:
     code = cells[heads[0] + 1]
     assert code["cell_type"] == "code" and "assert " in "".join(code["source"]), f"{path.name}: no asserts after {GUARANTEES!r}"
     assert "hide-input" in code.get("metadata", {}).get("tags", []), f"{path.name}: the guarantees cell is not folded"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_solutions_show_their_reasoning(path: Path) -> None:
+    """A solution cell is labelled with its exercise's id and shows its reasoning (at least two lines
+    of code or comment) before the ``check(...)`` call, never a bare call."""
+    for cell in _code_cells(path):
+        lines = [line for line in "".join(cell["source"]).splitlines() if line.strip()]
+        at = [i for i, line in enumerate(lines) if re.match(r'check\("([0-9.]+)"', line)]
+        if not at:
+            continue
+        eid = re.match(r'check\("([0-9.]+)"', lines[at[0]]).group(1)
+        assert lines[0] == f"# Solution {eid}", f"{path.name}: the solution to {eid} is labelled {lines[0]!r}"
+        assert at[0] >= 3, f"{path.name}: the solution to {eid} shows no reasoning before check(...)"

@@ -88,6 +88,9 @@ code.add(  # 01.4
 
 
 code.values(
+    royalty_term=float(KING[0] * QUEEN[0]),
+    gender_term=float(-KING[1] * QUEEN[1]),
+    cosine=text.cosine_similarity(KING, QUEEN),
     king=Numbers(KING),
     queen=Numbers(QUEEN),
     n_docs=len(DOCS),

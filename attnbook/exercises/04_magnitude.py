@@ -68,5 +68,7 @@ code.values(
     d=D,
     k1=Numbers(K["K1"]),
     k3=Numbers(K["K3"]),
+    raw_k2=float(Q @ K["K2"]),
+    scaled_k2=float(Q @ K["K2"]) / math.sqrt(D),
     q_dot_k2=" + ".join(f"{a:g}·{b:g}" for a, b in zip(Q.tolist(), K["K2"].tolist())),
 )

@@ -73,5 +73,8 @@ code.values(
     weights_slip=Numbers(EXP_SLIP / EXP_SLIP.sum()),
     slip_div=SLIP_DIV,
     raw_0=RAW[0],
+    raw_because=RAW[2],
+    percent_animal=100 * W[0],
+    percent_because=100 * W[2],
     sqrt_d=math.sqrt(D),
 )

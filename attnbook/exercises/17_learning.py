@@ -51,27 +51,27 @@ def jvp_cases(rng: np.random.Generator) -> list[tuple]:
 
 
 @code.function
-def gwq(x: torch.Tensor, k: torch.Tensor, grad_s: torch.Tensor) -> torch.Tensor:
+def gwq(x: torch.Tensor, k: torch.Tensor, grad_z: torch.Tensor) -> torch.Tensor:
     w_q = torch.zeros(x.shape[1], k.shape[1], dtype=x.dtype, requires_grad=True)  # S is linear in W_Q
     with torch.enable_grad():
         scores = (x @ w_q) @ k.T / math.sqrt(k.shape[1])  # (n, n)
-        (scores * grad_s).sum().backward()  # autograd, not the formula
+        (scores * grad_z).sum().backward()  # autograd, not the formula
     return w_q.grad  # (d_in, d_k)
 
 
 @code.function
-def gwq_transposed(x, k, grad_s):  # noqa: ANN001, ANN201
-    return gwq(x, k, grad_s).T  # (d_k, d_in)
+def gwq_transposed(x, k, grad_z):  # noqa: ANN001, ANN201
+    return gwq(x, k, grad_z).T  # (d_k, d_in)
 
 
 @code.function
-def gwq_no_scale(x, k, grad_s):  # noqa: ANN001, ANN201
-    return gwq(x, k, grad_s) * math.sqrt(k.shape[1])  # (d_in, d_k)
+def gwq_no_scale(x, k, grad_z):  # noqa: ANN001, ANN201
+    return gwq(x, k, grad_z) * math.sqrt(k.shape[1])  # (d_in, d_k)
 
 
 @code.function
-def gwq_key_side(x, k, grad_s):  # noqa: ANN001, ANN201
-    return gwq(x, k, grad_s.T.contiguous())  # (d_in, d_k): dSᵀ, the formula of the key side
+def gwq_key_side(x, k, grad_z):  # noqa: ANN001, ANN201
+    return gwq(x, k, grad_z.T.contiguous())  # (d_in, d_k): dZᵀ, the formula of the key side
 
 
 @code.function

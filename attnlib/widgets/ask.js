@@ -61,7 +61,7 @@ function predict(enc, m) {
   const row = softmax(scores, 1);
   const ctx = new Float64Array(m.w_v[0].length);
   x.forEach((xi, j) => { const v = matVec(xi, m.w_v); for (let c = 0; c < ctx.length; c++) ctx[c] += row[j] * v[c]; });
-  const logits = matVec(ctx, m.w_o).map((z, c) => z + m.b_o[c]);
+  const logits = matVec(ctx, m.w_c).map((z, c) => z + m.b_c[c]);
   const probs = softmax(logits, 1);
   let best = 0;
   for (let c = 1; c < probs.length; c++) if (probs[c] > probs[best]) best = c;
