@@ -87,18 +87,29 @@ class PeakRSS:
             self.extra = None if self.peak is None else max(self.peak - self.before, 0)
 
 
-def best_time(fn: Callable[[], Any], repeats: int = 3, *, warmup: bool = True) -> float:
-    """The shortest wall-clock time of ``repeats`` calls of ``fn``, in seconds.
+def best_time(fn: Callable[[], Any], repeats: int = 3, *, warmup: bool = True, min_seconds: float = 0.0) -> float:
+    """The shortest wall-clock time of one call of ``fn``, in seconds, over ``repeats`` measurements.
 
-    The minimum is the run least disturbed by other processes on a shared machine.
-    Used in: "Attention at scale".
+    The minimum is the run least disturbed by other processes on a shared machine. A call much
+    shorter than the clock's resolution and the machine's jitter is timed in a batch: each
+    measurement runs ``fn`` as many times as it takes to last at least ``min_seconds`` (as Python's
+    ``timeit`` does) and divides. Used in: "Why attention is parallel", "Attention at scale".
     """
     repeats = require_positive_int(repeats, "repeats")
     if warmup:
         fn()
+    number = 1
+    while min_seconds > 0:
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        if time.perf_counter() - t0 >= min_seconds:
+            break
+        number *= 2
     best = float("inf")
     for _ in range(repeats):
         t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / number)
     return best

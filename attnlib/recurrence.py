@@ -156,8 +156,10 @@ def time_sequential_vs_parallel(
     """Time the recurrence, the same arithmetic batched, and attention, for each length in ``lengths``.
 
     ``batched`` computes ``tanh(X W_x + H W_h)`` for all rows at once with a given ``H``: exactly the
-    multiply-adds of the loop, minus the dependency of each step on the previous one. Timings vary
-    by machine and run: compare ratios, not absolute values. Used in: "Why attention is parallel".
+    multiply-adds of the loop, minus the dependency of each step on the previous one. Each time is the
+    best of ``repeats`` measurements of at least 50 ms each (a short call is repeated and averaged),
+    so that the clock's resolution and a busy machine's jitter do not decide a ratio. Timings vary
+    by machine: compare ratios, not absolute values. Used in: "Why attention is parallel".
     """
     d = require_positive_int(d, "d")
     repeats = require_positive_int(repeats, "repeats")
@@ -169,9 +171,9 @@ def time_sequential_vs_parallel(
         n = require_positive_int(n, "n")
         x = rng.normal(size=(n, d))  # (n, d)
         h_prev = rng.normal(size=(n, d))  # (n, d): stands in for the previous states
-        t_rnn = best_time(lambda x=x: rnn_forward(x, w_x, w_h), repeats, warmup=False)
-        t_batched = best_time(lambda x=x, h=h_prev: np.tanh(x @ w_x + h @ w_h), repeats, warmup=False)  # (n, d)
-        t_att = best_time(lambda x=x: self_attention(x, w_q, w_k, w_v), repeats, warmup=False)
+        t_rnn = best_time(lambda x=x: rnn_forward(x, w_x, w_h), repeats, min_seconds=0.05)
+        t_batched = best_time(lambda x=x, h=h_prev: np.tanh(x @ w_x + h @ w_h), repeats, min_seconds=0.05)  # (n, d)
+        t_att = best_time(lambda x=x: self_attention(x, w_q, w_k, w_v), repeats, min_seconds=0.05)
         rows.append(Timing(n, t_rnn, t_batched, t_att))
     return rows
 

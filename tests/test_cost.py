@@ -93,3 +93,18 @@ def test_growth_plot_rejects_bad_input(n, series, needle) -> None:
     with pytest.raises(ValueError, match=needle.replace("(", r"\(").replace(")", r"\)")):
         plots.growth(n, series)
     plt.close("all")
+
+
+def test_best_time_batches_a_short_call() -> None:
+    """A call shorter than ``min_seconds`` is repeated until a measurement lasts that long, and the
+    time of one call is returned."""
+    calls = []
+
+    def tiny() -> None:
+        calls.append(1)
+
+    t = cost.best_time(tiny, repeats=3, warmup=False, min_seconds=0.01)
+    assert len(calls) > 100 and 0 < t < 1e-3, (len(calls), t)
+    calls.clear()
+    cost.best_time(tiny, repeats=3, warmup=False)
+    assert len(calls) == 3  # without min_seconds: one call per measurement
