@@ -116,7 +116,7 @@ STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); ech
   local dt=$$(( $$(date +%s) - t0 )); echo "    $$name: $$dt s"; printf '%5d s  %s\n' "$$dt" "$$name" >> $(TIMES); }; step
 test: $(STAMP) $(NPM_STAMP) browser-deps
 	@mkdir -p _build && : > $(TIMES)
-	@$(STEP) "[1/4] lint (ruff; forensic share of each chapter's visible prose, at most 20 %)" \
+	@$(STEP) "[1/4] lint (ruff; forensic share of each chapter's visible prose, at most 10 %)" \
 	  sh -c '$(BIN)/ruff check . && $(BIN)/python -m tools.forensic_share'
 	@$(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
 	  pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \

@@ -103,7 +103,7 @@ def test_cells_are_short_enough_to_read(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
-def test_forensic_share_is_at_most_20_percent(path: Path) -> None:
+def test_forensic_share_is_at_most_10_percent(path: Path) -> None:
     s = forensic_share.measure(path)
     assert s.visible > 100, f"{path.name}: only {s.visible} visible words counted"
     assert s.share <= forensic_share.LIMIT, (
