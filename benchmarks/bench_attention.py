@@ -281,7 +281,7 @@ def tile_section(tile: dict, b: int, h: int) -> list[str]:
            f"One online-softmax step of `chunked_attention` at its default tile: {tile['bh']} batch·heads "
            f"(B={b}, H={h}) × {tile['bq']} queries × {tile['bk']} keys, d={tile['d']}. Medians of "
            f"{tile['rounds']} interleaved rounds in one fresh process (load average {tile['load']:.1f} after it, "
-           f"{tile['date']}); the same numbers are in `benchmarks/results/tile_step.json` (chapter 16 prints the committed snapshot `book/_data/bench/tile_step.json`).", "",
+           f"{tile['date']}); the same numbers are in `benchmarks/results/tile_step.json` (the Measurements appendix prints the committed snapshot `book/_data/bench/tile_step.json`).", "",
            "| part | time (ms) |", "|---|---:|"]
     out += [f"| {name} | {1e3 * t:.1f} |" for name, t in m.items()]
     out += ["", f"The two matmuls take {1e3 * matmuls:.1f} ms and the three elementwise passes {1e3 * passes:.1f} ms "
