@@ -19,7 +19,7 @@ from docutils.nodes import make_id
 
 from attnbook import exercises
 from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, diagnose, export
-from attnbook.exercises._types import slug
+from attnbook.exercises._types import Trained, slug
 from tests._project import ROOT
 
 IDS = sorted(EXERCISES)
@@ -27,6 +27,7 @@ CODE_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Code)]
 NUMERIC_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Numeric)]
 CHOICE_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Choice)]
 FIND_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, FindError)]
+TRAINED_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Trained)]
 CHAPTERS = [m.code.chapter for m in exercises._MODULES]  # every chapter with exercises (the playground has none)
 
 
@@ -397,6 +398,8 @@ def _own_wrong_answers(ex) -> list:  # noqa: ANN001
         right = [float(x) for x in spec.value.value]
         far = [x * 3 + 7 for x in right]
         return [(k, right) for k in spec.keys if k != spec.wrong_step] + [(spec.wrong_step, far)]
+    if isinstance(spec, Trained):
+        return [_never_learns, _memorises]
     reference = spec.reference
 
     def zeros(*args):  # noqa: ANN002, ANN202
@@ -420,3 +423,49 @@ def test_our_own_wrong_answers_are_never_called_correct(eid: str) -> None:
     for answer in wrong:
         v = diagnose(eid, answer)
         assert v.status != "correct", (eid, answer, v.text())
+
+
+# --- training exercises (17.5: the reader's training function is run) --------------------------------
+
+def _never_learns(ids, lengths, labels, vocab_size, n_senses):  # noqa: ANN001, ANN202
+    """A training loop that never steps its optimizer: its model keeps the initial guess."""
+    torch.manual_seed(0)
+    readout = torch.nn.Linear(vocab_size, n_senses)
+    with torch.no_grad():
+        readout.bias.copy_(torch.arange(n_senses, dtype=torch.float32))  # the last sense, whatever the input
+    return lambda ids, lengths: readout(torch.nn.functional.one_hot(ids, vocab_size).float().sum(1)).argmax(-1)
+
+
+def _memorises(ids, lengths, labels, vocab_size, n_senses):  # noqa: ANN001, ANN202
+    """A lookup table of the training sentences: right on them, a guess elsewhere."""
+    table = {tuple(row.tolist()): int(y) for row, y in zip(ids, labels)}
+    return lambda ids, lengths: torch.tensor([table.get(tuple(r.tolist()), hash(tuple(r.tolist())) % n_senses)
+                                              for r in ids])
+
+
+@pytest.mark.parametrize("eid", TRAINED_IDS)
+def test_a_training_exercise_runs_the_readers_training_and_names_what_went_wrong(eid: str) -> None:
+    ex = EXERCISES[eid]
+    outcome_of = {m.outcome: m.misconception.key for m in ex.mistakes}
+    v = diagnose(eid, _never_learns)
+    assert v.misconception == outcome_of["one-class"] and "Held-out accuracy" in v.detail, v.text()
+    v = diagnose(eid, _memorises)
+    assert v.misconception == outcome_of["memorised"] and "Training accuracy 1.000" in v.detail, v.text()
+
+
+@pytest.mark.parametrize("eid", TRAINED_IDS)
+def test_a_training_exercise_refuses_what_it_cannot_judge(eid: str) -> None:
+    def raises(*args):  # noqa: ANN002, ANN202
+        raise RuntimeError("boom")
+
+    def logits(*args):  # noqa: ANN002, ANN202
+        return lambda ids, lengths: torch.zeros(len(ids), 4)
+
+    def bad_predict(*args):  # noqa: ANN002, ANN202
+        return lambda ids, lengths: 1 / 0
+
+    for fn, text in ((None, "Empty answer"), ("train", "Pass your training function"),
+                     (raises, "raised RuntimeError: boom"), (lambda *a: 3, "returned a int"),
+                     (logits, "return one class id per example"), (bad_predict, "predict raised ZeroDivisionError")):
+        v = diagnose(eid, fn)
+        assert v.status == "invalid" and text in v.message, (fn, v.text())

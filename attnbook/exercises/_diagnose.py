@@ -36,6 +36,7 @@ from ._types import (
     Mistake,
     Numeric,
     Section,
+    Trained,
     Verdict,
 )
 
@@ -122,6 +123,8 @@ def diagnose(exercise_id: str, answer: Any, *, timeout: float = CODE_TIMEOUT) ->
             return _diagnose_choice(ex, spec, answer)
         if isinstance(spec, FindError):
             return _diagnose_find_error(ex, spec, answer)
+        if isinstance(spec, Trained):
+            return _diagnose_trained(ex, spec, answer)
         return _diagnose_code(ex, spec, answer, timeout)
     except AnswerError as err:
         return _verdict(ex, "invalid", str(err))
@@ -237,3 +240,60 @@ def _diagnose_code(ex: Exercise, spec: Code, fn: Any, timeout: float) -> Verdict
 
 BOOL_MASK_MESSAGE = ("Return a boolean mask (dtype torch.bool, True = may attend), not {dtype}: used as a mask, "
                      "a floating tensor is added to the scores, so its 1.0 and 0.0 mask nothing.")
+
+
+# --- training exercises ------------------------------------------------------------------------
+
+def _predicted(predict: Any, inputs: tuple[Any, ...], n: int, timeout: float) -> np.ndarray:
+    """The class ids ``predict(*inputs)`` returns, as an (n,) integer array, or an :class:`AnswerError`."""
+    def no_grad_predict(*args: Any) -> Any:
+        with torch.no_grad():  # grad mode belongs to the thread: set it in the one that runs predict
+            return predict(*args)
+
+    status, value = _call(no_grad_predict, tuple(_copy(a) for a in inputs), timeout)
+    if status == "timeout":
+        raise AnswerError(f"predict did not return within {timeout:g} s on {n} sentences, so it was stopped.")
+    if status == "raised":
+        raise AnswerError(f"predict raised {type(value).__name__}: {value}")
+    parts = _parts(value)
+    if parts is None or len(parts) != 1:
+        raise AnswerError(f"predict returned a {_describe(value)}; expected one class id per example, shape ({n},).")
+    ids = parts[0]
+    if ids.ndim == 2 and ids.shape[0] == n:
+        raise AnswerError(f"predict returned scores of shape {ids.shape}: return one class id per example, "
+                          "e.g. logits.argmax(dim=-1).")
+    if ids.shape != (n,) or not np.all(np.isfinite(ids)) or not np.all(ids == np.round(ids)):
+        raise AnswerError(f"predict returned shape {ids.shape}; expected ({n},) integer class ids.")
+    return ids.astype(np.int64)
+
+
+def _diagnose_trained(ex: Exercise, spec: Trained, fn: Any) -> Verdict:
+    name = spec.signature.split("(")[0].replace("def ", "")
+    if fn is None:
+        raise AnswerError(f"Empty answer: pass your training function, e.g. check({ex.id!r}, {name}).")
+    if not callable(fn):
+        raise AnswerError(f"Pass your training function itself, e.g. check({ex.id!r}, {name}) — got a {_describe(fn)}.")
+    train_args, test_inputs, test_labels, train_inputs, train_labels = spec.data()
+    status, predict = _call(fn, tuple(_copy(a) for a in train_args), spec.timeout)
+    if status == "timeout":
+        raise AnswerError(f"Your training did not finish within {spec.timeout:g} s, so it was stopped. "
+                          "Fewer steps, or a smaller model, are enough here.")
+    if status == "raised":
+        raise AnswerError(f"Your training function raised {type(predict).__name__}: {predict}")
+    if not callable(predict):
+        raise AnswerError(f"Your training function returned a {_describe(predict)}; it must return the function "
+                          f"predict, {spec.returns}.")
+    test = _predicted(predict, test_inputs, len(test_labels), spec.timeout)
+    accuracy = float(np.mean(test == np.asarray(test_labels)))
+    measured = f"Held-out accuracy {accuracy:.3f} (needed: {spec.threshold:.2f})."
+    if accuracy >= spec.threshold:
+        return _verdict(ex, "correct", f"{measured} {ex.why}".strip())
+    train = _predicted(predict, train_inputs, len(train_labels), spec.timeout)
+    train_accuracy = float(np.mean(train == np.asarray(train_labels)))
+    outcome = ("one-class" if len(np.unique(test)) == 1 else
+               "memorised" if train_accuracy >= spec.threshold else None)
+    detail = f"{measured} Training accuracy {train_accuracy:.3f}."
+    for m in ex.mistakes:
+        if outcome is not None and m.outcome == outcome:
+            return _verdict(ex, "misconception", "", mistake=m, detail=detail)
+    return _verdict(ex, "not-yet", ex.hint, link=ex.section, detail=detail)

@@ -10,7 +10,9 @@ A chapter's slug is its notebook's stem (``07_i_am_happy``); its file has ``chap
               {options: {a: text, ...}, correct: a | correct_from: fn}  (multiple choice)
               {steps: {a: text, ...}, wrong_step, value: fn, tol, expect, value_hint}   (find the error)
               {signature, returns, reference: fn, cases: fn, seed, rtol, atol (optional)}   (code)
-    mistakes: a list of {id, label, hint, section (optional), and one of value: fn | option: key | impl: fn}
+              {signature, returns, data: fn, threshold: fn, timeout (optional)}   (code: train a model)
+    mistakes: a list of {id, label, hint, section (optional), and one of value: fn | option: key | impl: fn
+              | outcome: one-class or memorised (a training exercise)}
 
 Nothing in the file is evaluated. ``fn`` is the name of a function registered on the chapter's
 :class:`~attnbook.exercises._registry.ChapterCode`; every text may show the chapter's registered
@@ -30,7 +32,7 @@ from typing import Any
 import yaml
 
 from ._registry import ChapterCode
-from ._types import Choice, Code, Exercise, FindError, Misconception, Mistake, Numeric, Section
+from ._types import Choice, Code, Exercise, FindError, Misconception, Mistake, Numeric, Section, Trained
 
 DATA = Path(__file__).resolve().parent / "data"
 TEXT_KEYS = ("skill", "prompt", "hint", "why")
@@ -39,9 +41,10 @@ _ANSWER_KEYS = {
     "choice": {"options", "correct", "correct_from"},
     "find-error": {"steps", "wrong_step", "value", "tol", "expect", "value_hint"},
     "code": {"signature", "returns", "reference", "cases", "seed", "rtol", "atol"},
+    "trained": {"signature", "returns", "data", "threshold", "timeout"},
 }
 _EXERCISE_KEYS = {"id", "kind", "skill", "section", "prompt", "answer", "mistakes", "hint", "why"}
-_MISTAKE_KEYS = {"id", "label", "hint", "section", "value", "option", "impl"}
+_MISTAKE_KEYS = {"id", "label", "hint", "section", "value", "option", "impl", "outcome"}
 
 
 def fields(template: str) -> list[str]:
@@ -88,9 +91,14 @@ def _options(items: Any, values: dict[str, Any], where: str) -> list[tuple[str, 
 
 
 def _answer(spec: dict[str, Any], code: ChapterCode, values: dict[str, Any], where: str) -> Any:
-    kind = ("code" if "signature" in spec else "find-error" if "steps" in spec
+    kind = ("trained" if "data" in spec else "code" if "signature" in spec else "find-error" if "steps" in spec
             else "choice" if "options" in spec else "numeric")
     _keys_known(spec, _ANSWER_KEYS[kind], where)
+    if kind == "trained":
+        extra = {k: spec[k] for k in ("timeout",) if k in spec}
+        return Trained(text(spec["signature"], values, f"{where}.signature"), text(spec["returns"], values, f"{where}.returns"),
+                       code.named(spec["data"], f"{where}.data"), code.named(spec["threshold"], f"{where}.threshold")(),
+                       **extra)
     if kind == "code":
         extra = {k: spec[k] for k in ("seed", "rtol", "atol") if k in spec}
         return Code(text(spec["signature"], values, f"{where}.signature"), text(spec["returns"], values, f"{where}.returns"),
@@ -119,6 +127,8 @@ def _mistake(record: dict[str, Any], code: ChapterCode, values: dict[str, Any], 
         return Mistake(misconception, value=code.named(record["value"], f"{where}.value"))
     if "impl" in record:
         return Mistake(misconception, impl=code.named(record["impl"], f"{where}.impl"))
+    if "outcome" in record:
+        return Mistake(misconception, outcome=record["outcome"])
     return Mistake(misconception, option=record.get("option"))
 
 
@@ -161,7 +171,7 @@ def names(data: dict[str, Any]) -> list[str]:
     found = []
     for record in data["exercises"]:
         answer = record["answer"]
-        found += [answer[k] for k in ("value", "correct_from", "reference", "cases") if k in answer]
+        found += [answer[k] for k in ("value", "correct_from", "reference", "cases", "data", "threshold") if k in answer]
         found += [m[k] for m in record["mistakes"] for k in ("value", "impl") if k in m]
     return found
 

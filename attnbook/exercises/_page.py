@@ -18,7 +18,7 @@ from typing import Any
 
 from attnlib.widgets import dom_helpers_js
 
-from ._types import KIND_LABELS, REPOSITORY, TITLES, Choice, Code, Exercise, FindError, Numeric
+from ._types import KIND_LABELS, REPOSITORY, TITLES, Choice, Code, Exercise, FindError, Numeric, Trained
 
 _HERE = Path(__file__).resolve().parent
 
@@ -54,7 +54,7 @@ def export(ex: Exercise) -> dict[str, Any]:
         answer = {"type": "find-error", "steps": [list(s) for s in spec.steps], "wrong": spec.wrong_step,
                   "value": _numeric(spec.value), "valueHint": spec.value_hint}
     else:
-        assert isinstance(spec, Code)
+        assert isinstance(spec, (Code, Trained))
         nb = f"book/{ex.section.chapter}.ipynb"
         answer = {"type": "code", "signature": spec.signature, "returns": spec.returns,
                   "colab": f"https://colab.research.google.com/github/{REPOSITORY}/blob/main/{nb}",
@@ -87,7 +87,7 @@ def _card(ex: Exercise) -> str:
     if isinstance(ex.answer, FindError):
         items = "".join(f"<li><strong>{escape(k)}.</strong> {escape(t)}</li>" for k, t in ex.answer.steps)
         steps = f'<ul class="attnex-steps">{items}</ul>'
-    example = {Code: "your_function", Choice: '"a"', FindError: '("a", 1.234)'}.get(type(ex.answer), "your_answer")
+    example = {Code: "your_function", Trained: "train", Choice: '"a"', FindError: '("a", 1.234)'}.get(type(ex.answer), "your_answer")
     call = f'check("{ex.id}", {example})'
     return (
         f'<section class="attnex" id="{anchor}" data-exercise="{escape(ex.id)}" aria-labelledby="{anchor}-title">'

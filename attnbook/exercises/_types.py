@@ -67,19 +67,23 @@ class Mistake:
 
     Exactly one of: ``value`` (a function of no argument giving the wrong numeric answer),
     ``option`` (the option key a reader with this misconception picks), ``impl`` (for a code
-    exercise, a wrong implementation with the same signature as the reference).
+    exercise, a wrong implementation with the same signature as the reference), ``outcome`` (for a
+    training exercise, the outcome of the reader's run that shows it: one of :data:`OUTCOMES`).
     """
 
     misconception: Misconception
     value: Callable[[], Any] | None = None
     option: str | None = None
     impl: Callable[..., Any] | None = None
+    outcome: str | None = None
     computed: np.ndarray | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        given = [x is not None for x in (self.value, self.option, self.impl)]
+        given = [x is not None for x in (self.value, self.option, self.impl, self.outcome)]
         if sum(given) != 1:
-            raise ValueError(f"Mistake {self.misconception.key!r} needs exactly one of value, option, impl")
+            raise ValueError(f"Mistake {self.misconception.key!r} needs exactly one of value, option, impl, outcome")
+        if self.outcome is not None and self.outcome not in OUTCOMES:
+            raise ValueError(f"Mistake {self.misconception.key!r}: outcome must be one of {OUTCOMES}, got {self.outcome!r}")
         if self.value is not None:
             self.computed = _as_float_array(self.value())
 
@@ -164,7 +168,33 @@ class Code:
         return self.cases(np.random.default_rng(self.seed))
 
 
-Answer = Numeric | Choice | FindError | Code
+@dataclass
+class Trained:
+    """A "train a model" answer: the reader's training function runs once on a fixed, seeded
+    training set, returns a ``predict`` function, and is judged by its held-out accuracy.
+
+    ``data()`` returns ``(train_args, test_inputs, test_labels, train_inputs, train_labels)``: the
+    reader's function is called as ``train(*train_args)``, its ``predict(*inputs)`` must return one
+    class id per example. ``threshold`` is the held-out accuracy to reach; ``timeout`` the seconds
+    the training may take.
+    """
+
+    signature: str
+    returns: str
+    data: Callable[[], tuple[tuple[Any, ...], tuple[Any, ...], Any, tuple[Any, ...], Any]]
+    threshold: float
+    timeout: float = 120.0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.threshold <= 1:
+            raise ValueError(f"threshold must be an accuracy in (0, 1], got {self.threshold!r}")
+
+
+#: The outcomes of a reader's training run that a :class:`Mistake` can name: every prediction the same
+#: class, or right on the training examples but not on the held-out ones.
+OUTCOMES: tuple[str, ...] = ("one-class", "memorised")
+
+Answer = Numeric | Choice | FindError | Code | Trained
 
 
 @dataclass
@@ -175,7 +205,7 @@ class Exercise:
     kind: str  # one of KINDS
     skill: str
     prompt: str
-    answer: Numeric | Choice | FindError | Code
+    answer: Numeric | Choice | FindError | Code | Trained
     mistakes: list[Mistake]
     hint: str
     section: Section
@@ -186,7 +216,7 @@ class Exercise:
             raise ValueError(f"exercise id must look like '07.2', got {self.id!r}")
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
-        expected = {"predict": (Numeric, Choice), "compute": (Numeric, Choice), "code": (Code,),
+        expected = {"predict": (Numeric, Choice), "compute": (Numeric, Choice), "code": (Code, Trained),
                     "find-error": (FindError,)}[self.kind]
         if not isinstance(self.answer, expected):
             raise TypeError(f"{self.id}: a {self.kind} exercise needs {expected}, got {type(self.answer).__name__}")
