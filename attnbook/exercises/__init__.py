@@ -26,6 +26,7 @@ from ._types import (
     Mistake,
     Numeric,
     Section,
+    Trained,
     Verdict,
 )
 
@@ -35,7 +36,7 @@ EXERCISES: dict[str, Exercise] = {ex.id: ex for mod in _MODULES for ex in exerci
 
 # The types are documented here, where readers import them from (the API reference links to them).
 for _cls in (Catalogue, Choice, Code, Exercise, ExerciseSet, FindError, Misconception, Mistake, Numeric, Section,
-             Verdict):
+             Trained, Verdict):
     _cls.__module__ = __name__
 
 
@@ -45,4 +46,4 @@ def by_chapter(chapter: str) -> list[Exercise]:
 
 
 __all__ = ["EXERCISES", "KIND_LABELS", "Catalogue", "Choice", "Code", "Exercise", "ExerciseSet", "FindError", "Misconception", "Mistake",
-           "Numeric", "Section", "Verdict", "by_chapter", "catalogue", "check", "diagnose", "export", "show"]
+           "Numeric", "Section", "Trained", "Verdict", "by_chapter", "catalogue", "check", "diagnose", "export", "show"]

@@ -68,7 +68,7 @@ class Mistake:
     Exactly one of: ``value`` (a function of no argument giving the wrong numeric answer),
     ``option`` (the option key a reader with this misconception picks), ``impl`` (for a code
     exercise, a wrong implementation with the same signature as the reference), ``outcome`` (for a
-    training exercise, the outcome of the reader's run that shows it: one of :data:`OUTCOMES`).
+    training exercise, the outcome of the reader's run that shows it: one of ``OUTCOMES``).
     """
 
     misconception: Misconception
