@@ -13,7 +13,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, diagnose, export
+from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, Trained, diagnose, export
 from bookdev.browser import SITE
 
 pytestmark = pytest.mark.browser
@@ -43,7 +43,7 @@ def _answers(eid: str) -> list[object]:
     return out + [(spec.wrong_step, text(spec.value.value * 1.7 + 13.0)), ("", right), (spec.wrong_step, "x")]
 
 
-STATIC_IDS = [eid for eid, ex in sorted(EXERCISES.items()) if not isinstance(ex.answer, Code)]
+STATIC_IDS = [eid for eid, ex in sorted(EXERCISES.items()) if not isinstance(ex.answer, (Code, Trained))]
 BY_PAGE: dict[str, list[str]] = defaultdict(list)
 for _eid in STATIC_IDS:
     BY_PAGE[_page_of(_eid)].append(_eid)
