@@ -1,0 +1,209 @@
+"""Generating words with a causal language model: greedy decoding and sampling, with and without a KV cache.
+
+One generated word is three steps: run the model on the context, turn the last position's logits into
+a choice (:func:`choose`), append the choice. Without a cache each step runs the whole context
+again; with one (:func:`generate`, ``use_cache=True``) each step runs the new word only and attends
+over the cached keys and values of the earlier ones.
+
+The random numbers come from :class:`Mulberry32`, a 32-bit generator small enough to write again in
+JavaScript, so the page's widget draws the same numbers as Python: the same seed gives the same words.
+
+Chapter: "A model that writes".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import torch
+
+from ._validate import require_positive_int
+from .transformer import TinyLM
+
+_MASK32 = 0xFFFFFFFF
+
+
+class Mulberry32:
+    """A seeded stream of uniform numbers in [0, 1): the generator ``mulberry32``, 32-bit integer steps
+    that JavaScript computes identically (``Math.imul``), so Python and the page draw the same numbers."""
+
+    def __init__(self, seed: int) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _MASK32:
+            raise ValueError(f"seed must be an int in [0, 2**32), got {seed!r}")
+        self.state = seed
+
+    def __call__(self) -> float:
+        self.state = (self.state + 0x6D2B79F5) & _MASK32
+        a = self.state
+        t = ((a ^ (a >> 15)) * (1 | a)) & _MASK32
+        t = ((t + (((t ^ (t >> 7)) * (61 | t)) & _MASK32)) & _MASK32) ^ t
+        return ((t ^ (t >> 14)) & _MASK32) / 2**32
+
+
+@dataclass(frozen=True)
+class Rule:
+    """How the next word is chosen from the logits.
+
+    ``Rule()`` is greedy (the most likely word). ``Rule(temperature=0.8, top_k=5, top_p=0.9)`` samples:
+    the logits are divided by the temperature, only the ``top_k`` most likely words are kept, then
+    only the smallest set of most likely words whose probability reaches ``top_p``, and one of them
+    is drawn with its renormalised probability. ``None`` leaves a filter out.
+    """
+
+    temperature: float | None = None
+    top_k: int | None = None
+    top_p: float | None = None
+
+    def __post_init__(self) -> None:
+        t, k, p = self.temperature, self.top_k, self.top_p
+        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not t > 0 or math.isinf(t)):
+            raise ValueError(f"temperature must be a number > 0 (None for greedy decoding), got {t!r}")
+        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+            raise ValueError(f"top_k must be an int >= 1 (None keeps every word), got {k!r}")
+        if p is not None and (isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p <= 1):
+            raise ValueError(f"top_p must be a number in (0, 1] (None keeps every word), got {p!r}")
+        if t is None and (k is not None or p is not None):
+            raise ValueError("top_k and top_p filter a sampled choice: give a temperature too")
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature is None
+
+
+def choose(logits: Sequence[float], rule: Rule, uniform: float | None = None) -> int:
+    """The index chosen from one row of logits by ``rule``; ``uniform`` in [0, 1) draws a sampled one.
+
+    Written as loops over plain floats, in the order the page's JavaScript uses, so that both make the
+    same choice: sort by logit (ties: the smaller index first), keep ``top_k``, softmax, keep the
+    top-p prefix, then walk the cumulative probability to ``uniform`` times the total.
+    """
+    z = [float(x) for x in logits]
+    if rule.greedy:
+        return max(range(len(z)), key=lambda i: (z[i], -i))  # the first of the largest
+    if uniform is None or not 0 <= uniform < 1:
+        raise ValueError(f"a sampled choice needs a uniform number in [0, 1), got {uniform!r}")
+    order = sorted(range(len(z)), key=lambda i: (-z[i], i))  # most likely first
+    if rule.top_k is not None:
+        order = order[: rule.top_k]
+    top = z[order[0]] / rule.temperature
+    weights = [math.exp(z[i] / rule.temperature - top) for i in order]  # unnormalised probabilities
+    total = 0.0
+    for w in weights:  # summed in order, as the page sums them (no compensated sum there)
+        total += w
+    if rule.top_p is not None and rule.top_p < 1:
+        kept, running = 0, 0.0
+        while kept < len(weights) and running < rule.top_p * total:
+            running += weights[kept]
+            kept += 1
+        order, weights, total = order[:kept], weights[:kept], running
+    target, running = uniform * total, 0.0
+    for i, w in zip(order, weights):
+        running += w
+        if running > target:
+            return i
+    return order[-1]  # rounding: the target sat on the very end
+
+
+@dataclass
+class Generation:
+    """What :func:`generate` produced: the prompt and new word ids, the logits of every choice
+    ``(steps, vocab)``, and the attention rows of every head at every step (list over steps of
+    ``(layers, heads, length)``)."""
+
+    prompt: list[int]
+    new: list[int]
+    logits: torch.Tensor
+    attention: list[torch.Tensor] = field(repr=False)
+
+    @property
+    def ids(self) -> list[int]:
+        return self.prompt + self.new
+
+
+def _check_prompt(model: TinyLM, prompt: Sequence[int], max_new: int) -> tuple[list[int], int]:
+    if not isinstance(model, TinyLM):
+        raise TypeError(f"model must be an attnlib TinyLM, got {type(model).__name__}")
+    prompt = [int(i) for i in prompt]
+    if not prompt:
+        raise ValueError("the prompt is empty: give at least one word (a story starts with <s>)")
+    if any(not 0 <= i < model.vocab_size for i in prompt):
+        raise ValueError(f"the prompt has ids outside the vocabulary [0, {model.vocab_size})")
+    max_new = require_positive_int(max_new, "max_new")
+    if len(prompt) > model.context:
+        raise ValueError(f"the prompt has {len(prompt)} words; the model's context holds {model.context}")
+    if len(prompt) + max_new > model.context:
+        raise ValueError(f"{len(prompt)} prompt words + {max_new} new ones exceed the context of {model.context}")
+    return prompt, max_new
+
+
+@torch.no_grad()
+def generate(model: TinyLM, prompt: Sequence[int], max_new: int, rule: Rule = Rule(), *, seed: int = 0,
+             use_cache: bool = True, stop: int | None = None) -> Generation:
+    """Generate up to ``max_new`` words after ``prompt`` (word ids), choosing each by ``rule`` with
+    random numbers from ``Mulberry32(seed)``; stop after the word ``stop`` (e.g. the end of a story).
+
+    With ``use_cache`` each step runs only the newest word through the model and its KV caches;
+    without, each step runs the whole context again. Both give the same words.
+    """
+    prompt, max_new = _check_prompt(model, prompt, max_new)
+    draw = Mulberry32(seed)
+    ids, new, rows, attention = list(prompt), [], [], []
+    if use_cache:
+        caches = model.new_caches(1, capacity=len(prompt) + max_new)
+        logits, weights = model.step(torch.tensor([prompt]), caches, positions=torch.arange(len(prompt))[None])
+    for _ in range(max_new):
+        if not use_cache:
+            logits, weights = model(torch.tensor([ids]))  # (1, n, vocab): the whole context again
+        last = logits[0, -1]  # (vocab,)
+        choice = choose(last.tolist(), rule, None if rule.greedy else draw())
+        rows.append(last)
+        attention.append(torch.stack([w[0, :, -1] for w in weights]))  # (layers, heads, length)
+        ids.append(choice)
+        new.append(choice)
+        if choice == stop or len(new) == max_new:
+            break
+        if use_cache:
+            logits, weights = model.step(torch.tensor([[choice]]), caches, positions=torch.tensor([[len(ids) - 1]]))
+    return Generation(prompt, new, torch.stack(rows), attention)
+
+
+@torch.no_grad()
+def generate_batch(model: TinyLM, prompts: Sequence[Sequence[int]], max_new: int, rule: Rule = Rule(), *,
+                   seeds: Sequence[int] | None = None) -> list[list[int]]:
+    """Generate ``max_new`` words after each prompt, all prompts in one batch through the KV caches.
+
+    Prompts of different lengths are padded on the left, so that every prompt ends at the same step;
+    the key mask hides the padding from every query, and each prompt's positions start at 0 at its
+    own first word, so each row computes what it would alone. ``seeds`` gives each prompt its own
+    random stream (default 0, 1, 2, ...). Returns the new word ids of each prompt.
+    """
+    if not prompts:
+        raise ValueError("no prompts given")
+    checked = [_check_prompt(model, p, max_new)[0] for p in prompts]
+    seeds = list(range(len(checked))) if seeds is None else list(seeds)
+    if len(seeds) != len(checked):
+        raise ValueError(f"{len(checked)} prompts but {len(seeds)} seeds")
+    draws = [Mulberry32(s) for s in seeds]
+    b, width = len(checked), max(len(p) for p in checked)
+    pads = torch.tensor([width - len(p) for p in checked])  # (b,)
+    ids = torch.zeros(b, width, dtype=torch.long)
+    for r, p in enumerate(checked):
+        ids[r, pads[r]:] = torch.tensor(p)
+    real = torch.arange(width)[None] >= pads[:, None]  # (b, width): False on the left padding
+    positions = (torch.arange(width)[None] - pads[:, None]).clamp(min=0)  # (b, width)
+    caches = model.new_caches(b, capacity=width + max_new)
+    logits, _ = model.step(ids, caches, positions=positions, key_mask=real)
+    new: list[list[int]] = [[] for _ in range(b)]
+    for step in range(max_new):
+        last = logits[:, -1]  # (b, vocab)
+        chosen = [choose(last[r].tolist(), rule, None if rule.greedy else draws[r]()) for r in range(b)]
+        for r, c in enumerate(chosen):
+            new[r].append(c)
+        if step == max_new - 1:
+            break
+        real = torch.cat([real, torch.ones(b, 1, dtype=torch.bool)], dim=1)  # (b, length)
+        here = (width + step - pads)[:, None]  # (b, 1): each prompt's own position of the new word
+        logits, _ = model.step(torch.tensor(chosen)[:, None], caches, positions=here, key_mask=real)
+    return new

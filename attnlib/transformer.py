@@ -1,0 +1,159 @@
+"""A transformer block built from attnlib's attention, and a small causal language model made of two.
+
+The block is pre-norm, as in GPT-2 and torch's ``nn.TransformerEncoderLayer(norm_first=True)``::
+
+    x = x + dropout(attention(LayerNorm(x)))       # causal multi-head self-attention
+    x = x + dropout(W_2 GELU(W_1 LayerNorm(x)))    # the feed-forward network, position by position
+
+``TransformerBlock.to_torch()`` copies the weights into torch's own layer, so the two can be compared
+output for output. ``residual=False`` and ``layer_norm=False`` remove a piece, to measure what it is for.
+
+Chapter: "A model that writes".
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from ._validate import require_bool, require_positive_int, require_probability
+from .decoding import KVCache, mha_step
+from .modules import MultiHeadAttention
+
+
+def gelu(x: torch.Tensor) -> torch.Tensor:
+    """GELU in its tanh form, 0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³))), as in GPT-2: the page's
+    JavaScript computes the same formula with ``Math.tanh``."""
+    return F.gelu(x, approximate="tanh")
+
+
+class TransformerBlock(nn.Module):
+    """One pre-norm block: causal self-attention and a feed-forward network, each around a residual.
+
+    ``TransformerBlock(d_model, num_heads, d_ff, *, dropout=0.0, residual=True, layer_norm=True)``.
+    ``forward(x, *, key_mask=None)`` takes ``(batch, n, d_model)`` and returns
+    ``(out (batch, n, d_model), weights (batch, heads, n, n))``. ``step(x_new, cache, *, key_mask=None)``
+    does the same for new tokens only, with the keys and values of earlier ones in ``cache``.
+    """
+
+    def __init__(self, d_model: int, num_heads: int, d_ff: int, *, dropout: float = 0.0, residual: bool = True,
+                 layer_norm: bool = True) -> None:
+        super().__init__()
+        d_model, d_ff = require_positive_int(d_model, "d_model"), require_positive_int(d_ff, "d_ff")
+        self.residual, self.layer_norm = require_bool(residual, "residual"), require_bool(layer_norm, "layer_norm")
+        self.norm1 = nn.LayerNorm(d_model) if layer_norm else nn.Identity()
+        self.attn = MultiHeadAttention(d_model, num_heads)
+        self.norm2 = nn.LayerNorm(d_model) if layer_norm else nn.Identity()
+        self.ff1 = nn.Linear(d_model, d_ff)
+        self.ff2 = nn.Linear(d_ff, d_model)
+        self.dropout = nn.Dropout(require_probability(dropout, "dropout"))
+
+    def _add(self, x: torch.Tensor, branch: torch.Tensor) -> torch.Tensor:
+        return x + self.dropout(branch) if self.residual else self.dropout(branch)
+
+    def _feed_forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.ff2(self.dropout(gelu(self.ff1(self.norm2(x)))))  # (batch, n, d_model)
+
+    def forward(self, x: torch.Tensor, *, key_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        a, weights = self.attn(self.norm1(x), is_causal=True, key_mask=key_mask)  # (batch, n, d), (batch, h, n, n)
+        x = self._add(x, a)
+        return self._add(x, self._feed_forward(x)), weights
+
+    def step(self, x_new: torch.Tensor, cache: KVCache, *,
+             key_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``forward`` for the new tokens ``x_new`` ``(batch, t, d_model)`` only; their keys and values join ``cache``."""
+        a, weights = mha_step(self.attn, self.norm1(x_new), cache, key_mask=key_mask)  # (batch, t, d), (batch, h, t, length)
+        x = self._add(x_new, a)
+        return self._add(x, self._feed_forward(x)), weights
+
+    @torch.no_grad()
+    def to_torch(self) -> nn.TransformerEncoderLayer:
+        """torch's ``nn.TransformerEncoderLayer(norm_first=True, batch_first=True)`` with this block's weights."""
+        if not (self.residual and self.layer_norm):
+            raise ValueError("torch's layer always has its residuals and LayerNorms: only a full block can be copied")
+        d_model, d_ff = self.ff1.in_features, self.ff1.out_features
+        layer = nn.TransformerEncoderLayer(d_model, self.attn.num_heads, d_ff, dropout=self.dropout.p, activation=gelu,
+                                           batch_first=True, norm_first=True, dtype=self.ff1.weight.dtype)
+        mha = layer.self_attn
+        mha.in_proj_weight.copy_(torch.cat([self.attn.W_q.weight, self.attn.W_k.weight, self.attn.W_v.weight]))
+        mha.in_proj_bias.copy_(torch.cat([self.attn.W_q.bias, self.attn.W_k.bias, self.attn.W_v.bias]))
+        mha.out_proj.weight.copy_(self.attn.W_o.weight)
+        mha.out_proj.bias.copy_(self.attn.W_o.bias)
+        for ours, theirs in ((self.norm1, layer.norm1), (self.norm2, layer.norm2), (self.ff1, layer.linear1),
+                             (self.ff2, layer.linear2)):
+            theirs.load_state_dict(ours.state_dict())
+        return layer.eval() if not self.training else layer
+
+
+class TinyLM(nn.Module):
+    """A causal language model: token embeddings plus learned positions, ``n_layers`` blocks, a last
+    LayerNorm, and a readout tied to the token embeddings (the logit of word w is ``h · e_w``).
+
+    ``TinyLM(vocab_size, *, d_model=48, num_heads=4, d_ff=192, n_layers=2, context=256, dropout=0.0,
+    residual=True, layer_norm=True)``. ``forward(ids, *, key_mask=None, positions=None)`` takes word
+    ids ``(batch, n)`` and returns ``(logits (batch, n, vocab), weights)``, one ``(batch, h, n, n)``
+    tensor per block. ``step(ids_new, caches, *, positions, key_mask=None)`` runs new tokens through
+    the KV caches (see :mod:`attnlib.generation`). ``n_layers=0`` is a model that sees only the
+    current token. Chapter: "A model that writes".
+    """
+
+    def __init__(self, vocab_size: int, *, d_model: int = 48, num_heads: int = 4, d_ff: int = 192, n_layers: int = 2,
+                 context: int = 256, dropout: float = 0.0, residual: bool = True, layer_norm: bool = True) -> None:
+        super().__init__()
+        self.vocab_size = require_positive_int(vocab_size, "vocab_size")
+        self.context = require_positive_int(context, "context")
+        if not isinstance(n_layers, int) or n_layers < 0:
+            raise ValueError(f"n_layers must be an int >= 0, got {n_layers!r}")
+        self.embed = nn.Embedding(vocab_size, d_model)
+        self.pos = nn.Embedding(context, d_model)
+        self.blocks = nn.ModuleList(TransformerBlock(d_model, num_heads, d_ff, dropout=dropout, residual=residual,
+                                                     layer_norm=layer_norm) for _ in range(n_layers))
+        self.norm = nn.LayerNorm(d_model) if layer_norm else nn.Identity()
+        nn.init.normal_(self.embed.weight, std=0.1)
+        nn.init.normal_(self.pos.weight, std=0.1)
+
+    @property
+    def n_layers(self) -> int:
+        return len(self.blocks)
+
+    def _input(self, ids: torch.Tensor, positions: torch.Tensor | None) -> torch.Tensor:
+        if not isinstance(ids, torch.Tensor) or ids.ndim != 2 or ids.dtype != torch.long:
+            got = f"{tuple(ids.shape)} {ids.dtype}" if isinstance(ids, torch.Tensor) else type(ids).__name__
+            raise ValueError(f"ids must be a (batch, n) tensor of int64 word ids, got {got}")
+        if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= self.vocab_size):
+            raise ValueError(f"word ids must be in [0, {self.vocab_size}), got {int(ids.min())} to {int(ids.max())}")
+        if positions is None:
+            positions = torch.arange(ids.shape[1]).expand_as(ids)  # (batch, n)
+        if positions.numel() and int(positions.max()) >= self.context:
+            raise ValueError(f"the context holds {self.context} positions; position {int(positions.max())} is beyond it")
+        return self.embed(ids) + self.pos(positions)  # (batch, n, d_model)
+
+    def _logits(self, h: torch.Tensor) -> torch.Tensor:
+        return self.norm(h) @ self.embed.weight.T  # (batch, n, vocab): the readout tied to the embeddings
+
+    def forward(self, ids: torch.Tensor, *, key_mask: torch.Tensor | None = None,
+                positions: torch.Tensor | None = None) -> tuple[torch.Tensor, list[torch.Tensor]]:
+        h = self._input(ids, positions)  # (batch, n, d_model)
+        weights = []
+        for block in self.blocks:
+            h, w = block(h, key_mask=key_mask)  # (batch, n, d_model), (batch, h, n, n)
+            weights.append(w)
+        return self._logits(h), weights
+
+    def new_caches(self, batch: int, capacity: int = 64) -> list[KVCache]:
+        """One empty KV cache per block, in the model's dtype."""
+        return [KVCache(batch, b.attn.num_heads, b.attn.d_k, capacity=capacity, dtype=self.embed.weight.dtype)
+                for b in self.blocks]
+
+    def step(self, ids_new: torch.Tensor, caches: list[KVCache], *, positions: torch.Tensor,
+             key_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, list[torch.Tensor]]:
+        """Logits ``(batch, t, vocab)`` of the new tokens ``ids_new`` ``(batch, t)`` at ``positions``
+        ``(batch, t)``; their keys and values join ``caches``. ``key_mask`` ``(batch, length)`` marks
+        the real tokens among all positions so far (padding of batched prompts)."""
+        h = self._input(ids_new, positions)  # (batch, t, d_model)
+        weights = []
+        for block, cache in zip(self.blocks, caches):
+            h, w = block.step(h, cache, key_mask=key_mask)  # (batch, t, d_model), (batch, h, t, length)
+            weights.append(w)
+        return self._logits(h), weights
