@@ -453,6 +453,52 @@ def test_a_training_exercise_runs_the_readers_training_and_names_what_went_wrong
     assert v.misconception == outcome_of["memorised"] and "Training accuracy 1.000" in v.detail, v.text()
 
 
+def _all_zeros(ids, lengths, labels, vocab_size, n_senses):  # noqa: ANN001, ANN202
+    """Sense 0 for every sentence, whatever the training."""
+    return lambda ids, lengths: torch.zeros(len(ids), dtype=torch.long)
+
+
+def _loop(*, backward: bool = True, step: bool = True):  # noqa: ANN202
+    """The solution's model and loop, a few steps of it, with ``loss.backward()`` or ``optimizer.step()`` left out."""
+    def train(ids, lengths, labels, vocab_size, n_senses):  # noqa: ANN001, ANN202
+        torch.manual_seed(0)
+        embed, readout = torch.nn.Embedding(vocab_size, 16), torch.nn.Linear(16, n_senses)
+        query = torch.nn.Parameter(0.1 * torch.randn(16))
+        optimizer = torch.optim.Adam([*embed.parameters(), *readout.parameters(), query], lr=0.05)
+
+        def logits_of(ids, lengths):  # noqa: ANN001, ANN202
+            x = embed(ids)
+            real = torch.arange(ids.shape[1]) < lengths[:, None]
+            weights = torch.softmax((x @ query).masked_fill(~real, float("-inf")), dim=-1)
+            return readout((weights[..., None] * x).sum(dim=1))
+
+        for _ in range(5):
+            loss = torch.nn.functional.cross_entropy(logits_of(ids, lengths), labels)
+            optimizer.zero_grad()
+            if backward:
+                loss.backward()
+            if step:
+                optimizer.step()
+        return lambda ids, lengths: logits_of(ids, lengths).argmax(dim=-1)
+    return train
+
+
+@pytest.mark.parametrize("eid", TRAINED_IDS)
+def test_a_training_exercise_says_when_the_model_did_not_learn(eid: str) -> None:
+    """All zeros is the one-sense misconception; a loop that never steps (or never back-propagates) keeps its
+    random start, which guesses varied senses: not one sense, but the same cause, and the same hint."""
+    ex = EXERCISES[eid]
+    one_class = next(m.misconception for m in ex.mistakes if m.outcome == "one-class")
+    v = diagnose(eid, _all_zeros)
+    assert v.status == "misconception" and v.misconception == one_class.key, v.text()
+    assert "Held-out accuracy" in v.detail and "Training accuracy" in v.detail, v.text()
+    for train in (_loop(step=False), _loop(backward=False)):
+        v = diagnose(eid, train)
+        assert v.status == "not-yet" and "guessing" in v.message, v.text()
+        assert one_class.hint in v.message and "optimizer.step()" in v.message, v.text()
+        assert "Held-out accuracy" in v.detail, v.text()
+
+
 @pytest.mark.parametrize("eid", TRAINED_IDS)
 def test_a_training_exercise_refuses_what_it_cannot_judge(eid: str) -> None:
     def raises(*args):  # noqa: ANN002, ANN202
