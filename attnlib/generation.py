@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import torch
 
@@ -108,18 +108,12 @@ def choose(logits: Sequence[float], rule: Rule, uniform: float | None = None) ->
 
 @dataclass
 class Generation:
-    """What :func:`generate` produced: the prompt and new word ids, the logits of every choice
-    ``(steps, vocab)``, and the attention rows of every head at every step (list over steps of
-    ``(layers, heads, length)``)."""
+    """What :func:`generate` produced: the prompt and new word ids, and the logits of every choice
+    ``(steps, vocab)``."""
 
     prompt: list[int]
     new: list[int]
     logits: torch.Tensor
-    attention: list[torch.Tensor] = field(repr=False)
-
-    @property
-    def ids(self) -> list[int]:
-        return self.prompt + self.new
 
 
 def _check_prompt(model: TinyLM, prompt: Sequence[int], max_new: int) -> tuple[list[int], int]:
@@ -149,24 +143,23 @@ def generate(model: TinyLM, prompt: Sequence[int], max_new: int, rule: Rule = Ru
     """
     prompt, max_new = _check_prompt(model, prompt, max_new)
     draw = Mulberry32(seed)
-    ids, new, rows, attention = list(prompt), [], [], []
+    ids, new, rows = list(prompt), [], []
     if use_cache:
         caches = model.new_caches(1, capacity=len(prompt) + max_new)
-        logits, weights = model.step(torch.tensor([prompt]), caches, positions=torch.arange(len(prompt))[None])
+        logits, _ = model.step(torch.tensor([prompt]), caches, positions=torch.arange(len(prompt))[None])
     for _ in range(max_new):
         if not use_cache:
-            logits, weights = model(torch.tensor([ids]))  # (1, n, vocab): the whole context again
+            logits, _ = model(torch.tensor([ids]))  # (1, n, vocab): the whole context again
         last = logits[0, -1]  # (vocab,)
         choice = choose(last.tolist(), rule, None if rule.greedy else draw())
         rows.append(last)
-        attention.append(torch.stack([w[0, :, -1] for w in weights]))  # (layers, heads, length)
         ids.append(choice)
         new.append(choice)
         if choice == stop or len(new) == max_new:
             break
         if use_cache:
-            logits, weights = model.step(torch.tensor([[choice]]), caches, positions=torch.tensor([[len(ids) - 1]]))
-    return Generation(prompt, new, torch.stack(rows), attention)
+            logits, _ = model.step(torch.tensor([[choice]]), caches, positions=torch.tensor([[len(ids) - 1]]))
+    return Generation(prompt, new, torch.stack(rows))
 
 
 @torch.no_grad()

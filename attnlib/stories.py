@@ -101,13 +101,12 @@ def one_story(rng: np.random.Generator) -> tuple[list[str], dict[int, tuple[int,
     for _ in range(int(rng.integers(1, 4))):
         words += _filler(rng, other)
     recall: dict[int, tuple[int, int]] = {}
-    for item, sentence in (("name", ["later", name]), ("object", ["lost", "the", obj, "."]),
-                           ("colour", ["it", "was", colour, "."]),
-                           ("number", ["she" if name in SHE else "he", "had", number, "coins", "."])):
-        for w in sentence:
-            if w in (name, obj, colour, number) and words[-1] in ("later", "the", "was", "had"):
-                recall[len(words) - 1] = (RECALLS.index(item), source[item])
-            words.append(w)
+    for item, lead, word, tail in (("name", ["later"], name, []), ("object", ["lost", "the"], obj, ["."]),
+                                   ("colour", ["it", "was"], colour, ["."]),
+                                   ("number", ["she" if name in SHE else "he", "had"], number, ["coins", "."])):
+        words += lead
+        recall[len(words) - 1] = (RECALLS.index(item), source[item])  # the word after this one repeats item
+        words += [word, *tail]
     words.append(END)
     closing = {i - 1 for i, w in enumerate(words) if w in (")", "]") or (w == '"' and words[i - 3] == '"')}
     return words, recall, closing
@@ -118,9 +117,10 @@ def make_stories(count: int, *, seed: int = 0, length: int | None = None) -> Sto
     count = require_positive_int(count, "count")
     rng = make_generator(seed)
     stories = [one_story(rng) for _ in range(count)]
-    n = max(len(w) for w, _, _ in stories) if length is None else require_positive_int(length, "length")
-    if max(len(w) for w, _, _ in stories) > n:
-        raise ValueError(f"length {n} is shorter than the longest story ({max(len(w) for w, _, _ in stories)} words)")
+    longest = max(len(w) for w, _, _ in stories)
+    n = longest if length is None else require_positive_int(length, "length")
+    if longest > n:
+        raise ValueError(f"length {n} is shorter than the longest story ({longest} words)")
     ids = torch.full((count, n), ID[PAD], dtype=torch.long)
     recall = torch.full((count, n), -1, dtype=torch.long)
     source = torch.full((count, n), -1, dtype=torch.long)

@@ -6,10 +6,11 @@ here on ``code`` and shows the values of ``code.values(...)`` in its ``{name}`` 
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import torch
 
-from attnlib import stories
 from attnlib.transformer import TinyLM
 
 from ._helpers import randn
@@ -47,8 +48,8 @@ def top_k_cases(rng: np.random.Generator) -> list[tuple]:
     return [(randn(rng, rows, vocab) * 2, k) for rows, vocab, k in ((1, 6, 1), (3, 8, 3), (2, 10, 5), (4, 7, 6))]
 
 
-MODEL = TinyLM(len(stories.VOCAB))  # the chapter's model: its sizes, not its weights
-LAYERS, D_MODEL, HEADS = MODEL.n_layers, MODEL.embed.embedding_dim, MODEL.blocks[0].attn.num_heads
+_SIZES = inspect.signature(TinyLM).parameters  # the chapter's model has TinyLM's default sizes (no model built here)
+LAYERS, D_MODEL, HEADS = (_SIZES[name].default for name in ("n_layers", "d_model", "num_heads"))
 CONTEXT, FLOAT32 = 256, 4
 
 code.add(  # 19.4: keys and values, every block, every position, every head's width
