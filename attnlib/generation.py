@@ -72,23 +72,21 @@ class Rule:
         return self.temperature is None
 
 
-def choose(logits: Sequence[float], rule: Rule, uniform: float | None = None) -> int:
-    """The index chosen from one row of logits by ``rule``; ``uniform`` in [0, 1) draws a sampled one.
+def candidates(logits: Sequence[float], rule: Rule) -> tuple[list[int], list[float]]:
+    """The words ``rule`` chooses among, most likely first (ties: the smaller index first), and their
+    probabilities. Greedy keeps every word with its softmax probability (and takes the first);
+    sampling divides by the temperature, keeps ``top_k``, then the top-p prefix, and renormalises.
 
-    Written as loops over plain floats, in the order the page's JavaScript uses, so that both make the
-    same choice: sort by logit (ties: the smaller index first), keep ``top_k``, softmax, keep the
-    top-p prefix, then walk the cumulative probability to ``uniform`` times the total.
+    Written as loops over plain floats, in the order the page's JavaScript uses, so that both compute
+    the same numbers: the unnormalised weights ``exp(z / T - top)`` are summed one after the other.
     """
     z = [float(x) for x in logits]
-    if rule.greedy:
-        return max(range(len(z)), key=lambda i: (z[i], -i))  # the first of the largest
-    if uniform is None or not 0 <= uniform < 1:
-        raise ValueError(f"a sampled choice needs a uniform number in [0, 1), got {uniform!r}")
     order = sorted(range(len(z)), key=lambda i: (-z[i], i))  # most likely first
+    t = 1.0 if rule.greedy else rule.temperature
     if rule.top_k is not None:
         order = order[: rule.top_k]
-    top = z[order[0]] / rule.temperature
-    weights = [math.exp(z[i] / rule.temperature - top) for i in order]  # unnormalised probabilities
+    top = z[order[0]] / t
+    weights = [math.exp(z[i] / t - top) for i in order]  # unnormalised probabilities
     total = 0.0
     for w in weights:  # summed in order, as the page sums them (no compensated sum there)
         total += w
@@ -98,22 +96,39 @@ def choose(logits: Sequence[float], rule: Rule, uniform: float | None = None) ->
             running += weights[kept]
             kept += 1
         order, weights, total = order[:kept], weights[:kept], running
-    target, running = uniform * total, 0.0
-    for i, w in zip(order, weights):
-        running += w
-        if running > target:
+    return order, [w / total for w in weights]
+
+
+def choose(logits: Sequence[float], rule: Rule, uniform: float | None = None) -> int:
+    """The index chosen from one row of logits by ``rule``; ``uniform`` in [0, 1) draws a sampled one.
+
+    Greedy takes the first of the largest logits. Sampling walks the cumulative probability of
+    :func:`candidates` until it passes ``uniform``: the page's JavaScript does the same, in the same order.
+    """
+    if rule.greedy:
+        z = [float(x) for x in logits]
+        return max(range(len(z)), key=lambda i: (z[i], -i))  # the first of the largest
+    if uniform is None or not 0 <= uniform < 1:
+        raise ValueError(f"a sampled choice needs a uniform number in [0, 1), got {uniform!r}")
+    order, probs = candidates(logits, rule)
+    running = 0.0
+    for i, p in zip(order, probs):
+        running += p
+        if running > uniform:
             return i
-    return order[-1]  # rounding: the target sat on the very end
+    return order[-1]  # rounding: the probabilities summed to just under 1 and uniform sat above them
 
 
 @dataclass
 class Generation:
-    """What :func:`generate` produced: the prompt and new word ids, and the logits of every choice
-    ``(steps, vocab)``."""
+    """What :func:`generate` produced: the prompt and new word ids, the logits of every choice
+    ``(steps, vocab)`` and, when a head was watched, its attention row of every choice (the last
+    word's weights over the context then, one tensor ``(length,)`` per step; the cache grows by one)."""
 
     prompt: list[int]
     new: list[int]
     logits: torch.Tensor
+    attention: list[torch.Tensor] | None = None
 
 
 def _check_prompt(model: TinyLM, prompt: Sequence[int], max_new: int) -> tuple[list[int], int]:
@@ -132,34 +147,49 @@ def _check_prompt(model: TinyLM, prompt: Sequence[int], max_new: int) -> tuple[l
     return prompt, max_new
 
 
+def _check_watch(model: TinyLM, watch: tuple[int, int] | None) -> tuple[int, int] | None:
+    if watch is None:
+        return None
+    ok = isinstance(watch, (tuple, list)) and len(watch) == 2 and all(isinstance(i, int) and not isinstance(i, bool)
+                                                                      for i in watch)
+    if not ok or not (0 <= watch[0] < model.n_layers and 0 <= watch[1] < model.blocks[0].attn.num_heads):
+        raise ValueError(f"watch must be (block, head), counted from 0, of a model with {model.n_layers} blocks of "
+                         f"{model.blocks[0].attn.num_heads if model.n_layers else 0} heads, got {watch!r}")
+    return int(watch[0]), int(watch[1])
+
+
 @torch.no_grad()
 def generate(model: TinyLM, prompt: Sequence[int], max_new: int, rule: Rule = Rule(), *, seed: int = 0,
-             use_cache: bool = True, stop: int | None = None) -> Generation:
+             use_cache: bool = True, stop: int | None = None, watch: tuple[int, int] | None = None) -> Generation:
     """Generate up to ``max_new`` words after ``prompt`` (word ids), choosing each by ``rule`` with
     random numbers from ``Mulberry32(seed)``; stop after the word ``stop`` (e.g. the end of a story).
+    ``watch=(block, head)`` keeps that head's attention row of every choice (``Generation.attention``).
 
     With ``use_cache`` each step runs only the newest word through the model and its KV caches;
     without, each step runs the whole context again. Both give the same words.
     """
     prompt, max_new = _check_prompt(model, prompt, max_new)
+    watch = _check_watch(model, watch)
     draw = Mulberry32(seed)
-    ids, new, rows = list(prompt), [], []
+    ids, new, rows, looked = list(prompt), [], [], []
     if use_cache:
         caches = model.new_caches(1, capacity=len(prompt) + max_new)
-        logits, _ = model.step(torch.tensor([prompt]), caches, positions=torch.arange(len(prompt))[None])
+        logits, weights = model.step(torch.tensor([prompt]), caches, positions=torch.arange(len(prompt))[None])
     for _ in range(max_new):
         if not use_cache:
-            logits, _ = model(torch.tensor([ids]))  # (1, n, vocab): the whole context again
+            logits, weights = model(torch.tensor([ids]))  # (1, n, vocab): the whole context again
         last = logits[0, -1]  # (vocab,)
         choice = choose(last.tolist(), rule, None if rule.greedy else draw())
         rows.append(last)
+        if watch is not None:
+            looked.append(weights[watch[0]][0, watch[1], -1])  # (length,): the last word's row
         ids.append(choice)
         new.append(choice)
         if choice == stop or len(new) == max_new:
             break
         if use_cache:
-            logits, _ = model.step(torch.tensor([[choice]]), caches, positions=torch.tensor([[len(ids) - 1]]))
-    return Generation(prompt, new, torch.stack(rows))
+            logits, weights = model.step(torch.tensor([[choice]]), caches, positions=torch.tensor([[len(ids) - 1]]))
+    return Generation(prompt, new, torch.stack(rows), looked if watch is not None else None)
 
 
 @torch.no_grad()

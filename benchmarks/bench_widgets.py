@@ -1,13 +1,14 @@
 """Latency of the book's sliders: from a slider's input event to the redrawn numbers, in Chromium.
 
 Serves the built site (_build/html) on 127.0.0.1 with every other host blocked, opens the
-playground page and the "Attention that learns" page in Debian's Chromium (Playwright, headless), and for each widget moves one slider
+playground page and the "Attention that learns" and "A model that writes" pages in Debian's Chromium (Playwright, headless), and for each widget moves one slider
 through ``--inputs`` positions (default 200), each a different value. Per input, inside the page:
 
     t0 = performance.now(); input.value = …; input.dispatchEvent(new Event("input"));
     read the widget's numbers; force style and layout (offsetHeight); t1 = performance.now()
 
-(for the "ask the trained model" box: a new sentence in the text box and an input event) so the
+(for the "ask the trained model" box: a new sentence in the text box and an input event; for "write
+with the model": a click on "next word", one more word written by the model in the page) so the
 time covers the widget's JavaScript math, its DOM/SVG update and the browser's layout (not
 the wait for the next paint, which is paced by the display). Prints median, 95th percentile and max
 per widget and fails (exit 1) if a median exceeds the 16 ms target (one frame at 60 Hz).
@@ -42,7 +43,10 @@ SLIDERS = {
 TEXT_BOXES = {"AskModel": ("sentence", ["we", "we sat", "we sat on", "we sat on the", "we sat on the bank",
                                          "we sat on the bank by", "we sat on the bank by the",
                                          "we sat on the bank by the river", "the bat", "the bat and the ball"])}
-PAGES = ["book/10_playground.html", "book/17_learning.html"]
+# Widgets driven by a button: each input is a click on it (a new word written); when it is disabled (the
+# story ended), the second button starts again, untimed.
+BUTTONS = {"WriteWithModel": ("next", "restart")}
+PAGES = ["book/10_playground.html", "book/17_learning.html", "book/19_a_model_that_writes.html"]
 
 _TIME_TEXT = """async ([root, name, sentences, n]) => {
   const el = eval(root);
@@ -59,6 +63,23 @@ _TIME_TEXT = """async ([root, name, sentences, n]) => {
     void el.offsetHeight; // style + layout of the redrawn widget
     times.push(performance.now() - t0);
     if (text.includes("NaN")) throw new Error(`NaN shown for ${input.value}`);
+    if (i % 20 === 19) await new Promise((r) => requestAnimationFrame(() => r()));
+  }
+  return times;
+}"""
+
+_TIME_CLICKS = """async ([root, name, again, n]) => {
+  const el = eval(root);
+  const button = el.querySelector(`button[data-name="${name}"]`);
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    if (button.disabled) el.querySelector(`button[data-name="${again}"]`).click();
+    const t0 = performance.now();
+    button.click();
+    const text = el.textContent;
+    void el.offsetHeight; // style + layout of the redrawn widget
+    times.push(performance.now() - t0);
+    if (text.includes("NaN")) throw new Error("NaN shown");
     if (i % 20 === 19) await new Promise((r) => requestAnimationFrame(() => r()));
   }
   return times;
@@ -116,11 +137,14 @@ def main() -> int:
             wd.wait_for_widgets(page)
             user_agent = page.evaluate("navigator.userAgent")
             for w in wd.find_widgets(page):
-                if w.kind in done or (w.kind not in SLIDERS and w.kind not in TEXT_BOXES):
+                if w.kind in done or w.kind not in SLIDERS | TEXT_BOXES | BUTTONS:
                     continue
                 done.add(w.kind)
                 page.evaluate(f"() => {w.root}.scrollIntoView({{ block: 'center' }})")
-                if w.kind in TEXT_BOXES:
+                if w.kind in BUTTONS:
+                    name, again = BUTTONS[w.kind]
+                    times = page.evaluate(_TIME_CLICKS, [w.root, name, again, args.inputs])
+                elif w.kind in TEXT_BOXES:
                     name, sentences = TEXT_BOXES[w.kind]
                     times = page.evaluate(_TIME_TEXT, [w.root, name, sentences, args.inputs])
                 else:
@@ -145,7 +169,7 @@ def main() -> int:
         verdict = "ok" if r["median_ms"] <= TARGET_MS else "TOO SLOW"
         ok &= r["median_ms"] <= TARGET_MS
         print(f"{kind:20s} {r['slider']:12s} {r['median_ms']:10.3f} {r['p95_ms']:8.3f} {r['max_ms']:8.3f}  {verdict}")
-    expected = set(SLIDERS) | set(TEXT_BOXES) if args.page is None else set(results)
+    expected = set(SLIDERS) | set(TEXT_BOXES) | set(BUTTONS) if args.page is None else set(results)
     if set(results) != expected:
         print(f"missing widgets on {pages}: {sorted(expected - set(results))}", file=sys.stderr)
         ok = False

@@ -82,7 +82,7 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
 
 
 @pytest.mark.parametrize(("chapter", "name"), [("15_decoding", "DecodingStepper"), ("17_learning", "TrainingReplay"),
-                                               ("17_learning", "AskModel")])
+                                               ("17_learning", "AskModel"), ("19_a_model_that_writes", "WriteWithModel")])
 def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str, name: str) -> None:
     nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     state = nb["metadata"]["widgets"][pdf_source.STATE_MIME]["state"]
@@ -103,6 +103,12 @@ def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str,
         assert np.allclose(line.get_ydata(), [f["loss"] for f in widget.frames])
         assert (dot.get_xdata()[0], dot.get_ydata()[0]) == (n["step"], n["loss"])
         assert f"{len(widget.frames)} stored checkpoints" in moving
+    elif name == "WriteWithModel":
+        assert np.allclose([p.get_height() for p in left.patches], n["probs"][-1][:5])
+        shown = np.asarray(right.collections[0].get_array()).reshape(len(n["new"]), -1)
+        for k, row in enumerate(n["rows"]):
+            assert np.allclose(shown[k, : len(row)], row) and not shown[k, len(row):].any()
+        assert " ".join(n["new"]) in fig._suptitle.get_text().replace("\n", " ")
     else:
         assert np.allclose([p.get_height() for p in left.patches], n["row"])
         assert np.allclose([p.get_height() for p in right.patches], n["probs"])

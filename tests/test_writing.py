@@ -130,3 +130,127 @@ def test_training_learns_the_recall_positions_and_the_bigram_does_not() -> None:
 def test_time_per_token_refuses_a_length_beyond_the_context(model: TinyLM) -> None:
     with pytest.raises(ValueError, match="beyond the model's context"):
         lm.time_per_token(model, 65)
+
+
+def test_candidates_are_the_distribution_choose_draws_from() -> None:
+    logits = [0.5, 3.0, -1.0, 2.5, 2.5]
+    order, probs = gen.candidates(logits, gen.Rule())
+    assert order == [1, 3, 4, 0, 2] and abs(sum(probs) - 1) < 1e-12  # greedy: the softmax, ties by index
+    assert probs == sorted(probs, reverse=True)
+    order, probs = gen.candidates(logits, gen.Rule(temperature=2.0, top_k=3))
+    assert order == [1, 3, 4] and abs(sum(probs) - 1) < 1e-12
+    order, _ = gen.candidates(logits, gen.Rule(temperature=1.0, top_p=0.5))
+    assert order == [1, 3]  # 3.0 alone has less than half of the probability, 3.0 and 2.5 more
+    # choose walks the same cumulative probability
+    rule = gen.Rule(temperature=1.0, top_k=2)
+    order, probs = gen.candidates(logits, rule)
+    assert gen.choose(logits, rule, probs[0] - 1e-9) == order[0] and gen.choose(logits, rule, probs[0] + 1e-9) == order[1]
+
+
+def test_generate_keeps_the_watched_heads_rows_with_and_without_the_cache(model: TinyLM) -> None:
+    prompt = st.encode("<s> ben has a red kite . later")
+    cached = gen.generate(model, prompt, 6, seed=1, watch=(1, 2))
+    again = gen.generate(model, prompt, 6, seed=1, use_cache=False, watch=(1, 2))
+    assert [len(r) for r in cached.attention] == list(range(len(prompt), len(prompt) + 6))  # the cache grows
+    for a, b in zip(cached.attention, again.attention, strict=True):
+        assert torch.allclose(a, b, atol=1e-12) and abs(float(a.sum()) - 1) < 1e-12
+    assert gen.generate(model, prompt, 3).attention is None
+    for bad in ((2, 0), (0, 4), (0,), "0, 1", (0.0, 1)):
+        with pytest.raises(ValueError, match="watch must be"):
+            gen.generate(model, prompt, 3, watch=bad)
+
+
+@pytest.fixture(scope="module")
+def writer():  # noqa: ANN201
+    from attnlib.widgets import WriteWithModel
+
+    torch.manual_seed(2)
+    trained_here = TinyLM(len(st.VOCAB), context=256)  # float32, as the chapter's
+    return WriteWithModel(trained_here, st.VOCAB, watch=(0, 3), prompt="<s> ben has a red kite . later", steps=8)
+
+
+def test_the_widget_stores_the_float32_weights_exactly(writer) -> None:  # noqa: ANN001
+    from attnlib.widgets.writer import PAGE_CONTEXT, WriteWithModel, unpack_weights
+
+    stored = unpack_weights(writer.weights, writer.shapes)
+    model = writer.stored_model()
+    assert model.context == PAGE_CONTEXT == stored["pos.weight"].shape[0] and model.embed.weight.dtype == torch.float64
+    for name, value in model.state_dict().items():
+        assert torch.equal(value, torch.from_numpy(stored[name]).double()), name
+    again = WriteWithModel.from_state({k: getattr(writer, k) for k in writer.keys})
+    assert repr(again) == repr(writer)
+    for a, b in zip(again.numbers()["logits"], writer.numbers()["logits"], strict=True):
+        assert (a == b).all()
+
+
+def test_the_widgets_numbers_are_generate_on_the_stored_model(writer) -> None:  # noqa: ANN001
+    writer.temperature, writer.top_k, writer.top_p, writer.seed = 1.5, 5, 0.9, 11
+    assert writer.rule == gen.Rule(temperature=1.5, top_k=5, top_p=0.9)
+    n = writer.numbers()
+    prompt = st.encode("<s> ben has a red kite . later")
+    ref = gen.generate(writer.stored_model(), prompt, 8, writer.rule, seed=11, stop=st.ID[st.END], watch=(0, 3))
+    assert n["new"] == [st.VOCAB[i] for i in ref.new] and n["prompt"] == st.decode(prompt).split()
+    for k, logits in enumerate(ref.logits):
+        assert (n["logits"][k] == logits.numpy()).all()
+        order, probs = gen.candidates(logits.tolist(), writer.rule)
+        assert n["candidates"][k] == order and len(order) <= 5
+        assert (n["rows"][k] == ref.attention[k].numpy()).all()
+    writer.temperature, writer.top_k, writer.top_p = 0.0, len(st.VOCAB), 1.0
+    assert writer.rule == gen.Rule()
+    writer.steps = 0
+    assert writer.numbers()["new"] == []
+    writer.prompt = "<S> Ben has a dragon"
+    assert writer.numbers() == {"error": "unknown word 'dragon': the model knows only its 103-word vocabulary"}
+    writer.prompt = "<s> " * 64
+    assert "reads at most 64" in writer.numbers()["error"]
+    writer.prompt = " "
+    assert "the prompt is empty" in writer.numbers()["error"]
+    writer.prompt, writer.steps = "<s> ben has a red kite . later", 8
+
+
+@pytest.mark.parametrize("trait, value, message", [
+    ("temperature", -0.1, "temperature must be 0"), ("temperature", 3.5, "temperature must be 0"),
+    ("top_k", 0, r"top_k must be in \[1, 103\]"), ("top_k", 104, "top_k"),
+    ("top_p", 0.0, "top_p must be a number in"), ("top_p", 1.2, "top_p"),
+    ("seed", -1, "seed must be an int"), ("steps", 65, r"steps must be in \[0, 64\]"),
+])
+def test_the_widget_refuses_bad_settings(writer, trait: str, value: object, message: str) -> None:  # noqa: ANN001
+    before = getattr(writer, trait)
+    with pytest.raises(ValueError, match=message):
+        setattr(writer, trait, value)
+    assert getattr(writer, trait) == before
+
+
+def test_the_widget_refuses_what_the_page_cannot_run() -> None:
+    from attnlib.widgets import WriteWithModel
+
+    model = TinyLM(len(st.VOCAB), context=64)
+    with pytest.raises(TypeError, match="TinyLM"):
+        WriteWithModel(torch.nn.Linear(2, 2), st.VOCAB, watch=(0, 0))
+    with pytest.raises(ValueError, match="residuals and LayerNorms"):
+        WriteWithModel(TinyLM(len(st.VOCAB), layer_norm=False), st.VOCAB, watch=(0, 0))
+    with pytest.raises(ValueError, match="residuals and LayerNorms"):
+        WriteWithModel(TinyLM(len(st.VOCAB), n_layers=0), st.VOCAB, watch=(0, 0))
+    with pytest.raises(ValueError, match="the model's 103 words"):
+        WriteWithModel(model, st.VOCAB[:-1], watch=(0, 0))
+    with pytest.raises(ValueError, match="end word"):
+        WriteWithModel(model, st.VOCAB, watch=(0, 0), end="<end>")
+    with pytest.raises(ValueError, match="watch must be"):
+        WriteWithModel(model, st.VOCAB, watch=(2, 0))
+    with pytest.raises(TypeError, match="Rule"):
+        WriteWithModel(model, st.VOCAB, watch=(0, 0), rule={"temperature": 1.0})
+
+
+def test_the_widget_syncs_with_a_live_front_end(writer) -> None:  # noqa: ANN001
+    """In a live kernel the page's controls arrive as state updates, and the state the kernel sends is JSON."""
+    import json
+
+    state = writer.get_state()
+    assert {"prompt", "temperature", "top_k", "top_p", "seed", "steps", "weights", "shapes", "_esm"} <= set(state)
+    json.dumps(state)
+    writer.set_state({"temperature": 1.0, "seed": 3, "steps": 4})  # what the page sends when the reader moves them
+    assert writer.rule == gen.Rule(temperature=1.0) and len(writer.numbers()["new"]) <= 4
+    ref = gen.generate(writer.stored_model(), st.encode(writer.prompt), 4, gen.Rule(temperature=1.0), seed=3,
+                       stop=st.ID[st.END])
+    assert writer.numbers()["new"] == [st.VOCAB[i] for i in ref.new]
+    writer.set_state({"temperature": 0.0, "seed": 0, "steps": 8})

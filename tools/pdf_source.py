@@ -25,6 +25,7 @@ import json
 import re
 import shutil
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,7 @@ STATE_MIME = "application/vnd.jupyter.widget-state+json"
 COPIED = ("_toc.yml", "book", "_ext", "_templates")
 #: The widgets drawn as their default figure in print; any other widget gets the line alone.
 PRINT_FIGURES = ("SoftmaxSharpening", "TemperatureSlider", "DotProductSpread", "GeometricAttention",
-                 "DecodingStepper", "TrainingReplay", "AskModel")
+                 "DecodingStepper", "TrainingReplay", "AskModel", "WriteWithModel")
 #: The synced traits a widget that stores its data (not a seed) is rebuilt from.
 _STORED = {"DecodingStepper": ("tokens", "step", "query_vectors", "key_vectors", "value_vectors"),
            "TrainingReplay": ("frames", "sentences", "senses", "index", "sentence")}
@@ -65,6 +66,8 @@ def _widget(name: str, state: dict[str, Any]) -> Any:
         return widgets.GeometricAttention(state["query"], state["key_vectors"], state["value_vectors"], state["words"])
     if name == "AskModel":
         return widgets.AskModel(state["weights"], sentence=state["sentence"])
+    if name == "WriteWithModel":
+        return widgets.WriteWithModel.from_state(state)
     if name in _STORED:
         return _restored(getattr(widgets, name), {k: state[k] for k in _STORED[name]})
     raise ValueError(f"no print figure for widget {name!r}")
@@ -88,7 +91,7 @@ def _from_repr(text: str) -> Any:
     call = ast.parse(text.strip(), mode="eval").body
     if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
         raise ValueError(f"not a widget repr: {text!r}")
-    if call.func.id in ("TrainingReplay", "AskModel"):
+    if call.func.id in ("TrainingReplay", "AskModel", "WriteWithModel"):
         raise ValueError(f"{call.func.id} holds trained weights: its print figure needs the widget state saved "
                          "with the notebook (execute it with 'make execute')")
     kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
@@ -126,6 +129,8 @@ def figure(widget: Any) -> tuple[plt.Figure, str]:
         return fig, moving
     elif name in ("DecodingStepper", "TrainingReplay", "AskModel"):
         return _learned_figure(widget, n)
+    elif name == "WriteWithModel":
+        return _writer_figure(widget, n)
     else:
         raise ValueError(f"no print figure for widget {name!r}")
     return ax.figure, moving
@@ -171,6 +176,31 @@ def _learned_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
     right.tick_params(axis="x", labelrotation=20)
     fig.tight_layout(w_pad=3)
     return fig, "you type a sentence (or click words of the vocabulary) and the trained model answers in the page"
+
+
+def _writer_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
+    """Chapter 19's widget as the page opens: the five most likely words of the last new word, and
+    the watched head's row of every new word over the context (0 where a word did not exist yet)."""
+    if "error" in n or not n["new"]:
+        raise ValueError(f"the WriteWithModel has nothing written to print: {n.get('error', 'steps = 0')}")
+    block, head = widget.watch
+    words = n["prompt"] + n["new"]
+    rows = np.zeros((len(n["new"]), len(words) - 1))  # (new words, context positions)
+    for k, row in enumerate(n["rows"]):
+        rows[k, : len(row)] = row
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.6), gridspec_kw={"width_ratios": [1, 2.4]})
+    top = [widget.vocab[i] for i in n["candidates"][-1][:5]]
+    plots.grouped_bars({"probability": n["probs"][-1][:5]}, top, ax=left,
+                       title=f"word {len(n['new'])}, '{n['new'][-1]}': the five most likely")
+    plots.heatmap(rows, row_labels=[f"{k + 1} {w}" for k, w in enumerate(n["new"])], col_labels=words[:-1], ax=right,
+                  annotate=False, vmax=1.0, title=f"where each new word's query looked (block {block + 1}, head {head + 1})")
+    right.set(xlabel="cached position", ylabel="new word")
+    right.tick_params(axis="y", labelrotation=0)
+    right.tick_params(axis="x", labelsize=7)
+    fig.suptitle(textwrap.fill(" ".join(n["prompt"]) + " → " + " ".join(n["new"]), 120), fontsize=10)
+    fig.tight_layout(w_pad=3)
+    return fig, ("you type a prompt (or click words), set the temperature, top-k, top-p and a seed, and the model writes "
+                 "in the page, one word at a time")
 
 
 def _png(fig: plt.Figure) -> str:

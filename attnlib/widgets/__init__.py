@@ -4,7 +4,7 @@ reference the browser tests compare the page with), and ``dom_helpers_js`` is th
 script of the book shares (the widgets' and the exercises').
 
 Chapters: "Softmax", "Why divide by √d_k", "Worked example: 'it'", "Interactive playground", "Decoding",
-"Attention that learns".
+"Attention that learns", "A model that writes".
 """
 
 from . import slider_math
@@ -17,6 +17,7 @@ from .sliders import (
            TemperatureSlider,
            dom_helpers_js,
 )
+from .writer import WriteWithModel
 
 __all__ = ["AskModel", "DecodingStepper", "DotProductSpread", "GeometricAttention", "SoftmaxSharpening",
-           "TemperatureSlider", "TrainingReplay", "dom_helpers_js", "slider_math"]
+           "TemperatureSlider", "TrainingReplay", "WriteWithModel", "dom_helpers_js", "slider_math"]

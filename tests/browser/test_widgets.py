@@ -19,6 +19,7 @@ from attnlib.widgets import (
     SoftmaxSharpening,
     TemperatureSlider,
     TrainingReplay,
+    WriteWithModel,
     slider_math,
 )
 from attnlib.widgets.decoding import decoding_numbers
@@ -27,12 +28,13 @@ from bookdev import widgets as wd
 from bookdev.site import AXE, WIDGET_PAGES
 
 from . import learning_driver as ld
+from . import writer_driver as xd
 
 pytestmark = pytest.mark.browser
 
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
 CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
-                                    TrainingReplay, AskModel, DecodingStepper)}
+                                    TrainingReplay, AskModel, DecodingStepper, WriteWithModel)}
 
 
 def test_there_are_widget_pages() -> None:
@@ -214,6 +216,7 @@ CHECKS = {
     "GeometricAttention": _check_geometric,
     "TrainingReplay": ld.check_replay,
     "AskModel": ld.check_ask,
+    "WriteWithModel": xd.check_writer,
 }
 
 
@@ -240,7 +243,7 @@ def test_keyboard_moves_every_slider(widget_view) -> None:  # noqa: ANN001
                 page.keyboard.press("ArrowLeft")  # towards the low end
             after = w.texts()
             assert after[name] != before[name], f"{w.kind}: {name} did not move with the keyboard"
-            changed = [k for k in after if k != name and after[k] != before[k]]
+            changed = [k for k in after if k != name and after[k] != before.get(k)]
             assert changed, f"{w.kind}: moving {name} changed no number"
             _no_bad_numbers(w)
 

@@ -1,0 +1,160 @@
+"""The "write with the model" widget of "A model that writes" on the built site, every other host
+blocked: for 60 prompts and five rules the page's logits equal Python's (``WriteWithModel.numbers()``
+on the page's own stored weights) to 1e-5 and its words are Python's; a word takes at most 16 ms
+(median); bad prompts get Python's message; it works by keyboard and fits a 390 px screen.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from attnlib import stories
+from bookdev import browser as bb
+from bookdev import widgets as wd
+
+from . import writer_driver as xd
+
+pytestmark = pytest.mark.browser
+
+# (temperature, top_k, top_p): greedy, plain sampling, top-k, top-p, and all three at once
+RULES = [(0.0, 103, 1.0), (1.0, 103, 1.0), (1.5, 5, 1.0), (1.0, 103, 0.9), (0.7, 10, 0.8)]
+
+
+def _writer(page, site_url: str) -> wd.Widget:  # noqa: ANN001
+    found = [w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel"]
+    assert len(found) == 1, f"{xd.PAGE}: expected one WriteWithModel, found {len(found)}"
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def writer(browser, site_url):  # noqa: ANN001, ANN201
+    """The chapter loaded once for the tests that set every control themselves before they look."""
+    with bb.offline_page(browser, site_url) as (page, log):
+        yield page, log, _writer(page, site_url)
+
+
+@pytest.fixture()
+def fresh(offline_page, site_url):  # noqa: ANN001, ANN201
+    """The chapter freshly loaded, for a test that reads the page as it opens or changes its size."""
+    page, log = offline_page
+    return page, log, _writer(page, site_url)
+
+
+def test_the_page_writes_what_python_writes(writer) -> None:  # noqa: ANN001
+    """60 prompts (beginnings of held-out stories, 1 to 40 words), five rules, seeds 0-59: the page
+    writes to the end of the story, and every word, logit, candidate and attention row equals Python's."""
+    _, log, w = writer
+    held_out = stories.make_stories(60, seed=2)
+    for i in range(60):
+        words = held_out.words(i)[: 1 + (i * 7) % 40]
+        t, k, p = RULES[i % len(RULES)]
+        prompt = " ".join(words)
+        xd.set_controls(w, prompt=prompt, temperature=t, top_k=k, top_p=p, seed=i)
+        xd.press(w, "restart")
+        xd.press(w, "finish")
+        page = xd.result(w)
+        ref = xd.twin(w, prompt=prompt, temperature=t, top_k=k, top_p=p, seed=i, steps=w.state["config"]["context"]).numbers()
+        xd.compare(page, ref, f"prompt {i} ({len(words)} words), rule {RULES[i % len(RULES)]}")
+        assert page["new"], f"prompt {i}: nothing written"
+    assert log.external == [] and log.console_errors == [] and log.page_errors == []
+
+
+def test_a_word_takes_at_most_16_ms(writer) -> None:  # noqa: ANN001
+    """From the click on "next word" to the laid-out page, median over 40 words; the model's own step
+    (recorded by the page) is a small part of it."""
+    _, _, w = writer
+    xd.set_controls(w, prompt="<s>", temperature=1.0, top_k=103, top_p=1.0, seed=5)
+    xd.press(w, "restart")
+    clicks = xd.press(w, "next", 40)
+    page = xd.result(w)
+    assert len(page["new"]) >= 10, page["new"]
+    clicks = clicks[: len(page["new"])]
+    assert statistics.median(clicks) <= 16, f"median {statistics.median(clicks):.1f} ms per word: {clicks}"
+    assert statistics.median(page["ms"]) <= statistics.median(clicks) + 1e-9
+
+
+@pytest.mark.parametrize("prompt", ["", "   ", "<s> ben has a dragon", "<s> Pia has a RED drum", "<s> " * 64])
+def test_bad_prompts_get_pythons_message(writer, prompt) -> None:  # noqa: ANN001
+    _, _, w = writer
+    xd.set_controls(w, prompt=prompt)
+    page = xd.result(w)
+    ref = xd.twin(w, prompt=prompt).numbers()
+    if "error" not in ref:  # upper case is read as lower case, on both sides
+        assert prompt.lower().split() == ref["prompt"] == page["prompt"]
+        return
+    assert page == {"error": ref["error"]}
+    text = w.page.evaluate(f"""() => {{ const m = {w.root}.querySelector('[data-name="message"]');
+      return [m.textContent, !m.hidden && m.offsetParent !== null,
+              {w.root}.querySelector('button[data-name="next"]').disabled]; }}""")
+    assert text == [ref["error"], True, True]
+    assert "NaN" not in w.all_text() and "undefined" not in w.all_text()
+    xd.set_controls(w, prompt="<s> ben has a red kite")
+    assert "error" not in xd.result(w)
+    assert w.page.evaluate(f"() => {w.root}.querySelector('[data-name=\"message\"]').hidden")
+
+
+def test_the_page_opens_with_the_chapters_words(fresh) -> None:  # noqa: ANN001
+    _, log, w = fresh
+    xd.check_writer(w)
+    assert log.external == [] and log.console_errors == [] and log.page_errors == []
+
+
+def test_look_back_at_an_earlier_word_and_start_again(fresh) -> None:  # noqa: ANN001
+    page, _, w = fresh
+    ref = xd.twin(w).numbers()
+    w.set_range("shown", 1)
+    t = w.texts()
+    assert t["top-0-word"] == w.state["vocab"][ref["candidates"][0][0]]
+    assert len([k for k in t if k.startswith("row-") and k[4:].isdigit()]) == len(ref["rows"][0])
+    assert len(ref["rows"][0]) == len(ref["prompt"])  # the first new word: the cache holds the prompt
+    xd.press(w, "restart")
+    assert xd.result(w)["new"] == [] and "press 'next word'" in w.all_text()
+    xd.press(w, "next", 3)
+    assert xd.result(w)["new"] == ref["new"][:3]
+
+
+def test_vocabulary_buttons_assemble_a_prompt(fresh) -> None:  # noqa: ANN001
+    page, _, w = fresh
+    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"clear\"]').click()")
+    page.evaluate(f"() => {w.root}.querySelector('details').open = true")
+    for word in ("<s>", "ben", "has", "a"):
+        page.evaluate(f"() => {w.root}.querySelector('button[data-word=\"{word}\"]').click()")
+    assert w.texts()["prompt"] == "<s> ben has a"
+    xd.press(w, "next", 2)
+    assert xd.result(w)["new"] == xd.twin(w, prompt="<s> ben has a", steps=2).numbers()["new"]
+
+
+def test_keyboard_alone_writes(fresh) -> None:  # noqa: ANN001
+    """Type a prompt, set the temperature with arrow keys, enter a seed, press Enter on "next word"."""
+    page, _, w = fresh
+    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"clear\"]').click()")
+    page.keyboard.type("<s> eva has a blue hat")
+    page.keyboard.press("Tab")  # the clear button
+    page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"temperature\"]').focus()")
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")  # greedy -> T = 1.0
+    page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"seed\"]').focus()")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("7")
+    page.keyboard.press("Tab")  # the change event
+    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"restart\"]').focus()")
+    page.keyboard.press("Enter")
+    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"next\"]').focus()")
+    for _ in range(4):
+        page.keyboard.press("Enter")
+    t = w.texts()
+    assert t["prompt"] == "<s> eva has a blue hat" and t["temperature-readout"] == "T = 1.0" and t["seed"] == "7"
+    ref = xd.twin(w, prompt="<s> eva has a blue hat", temperature=1.0, seed=7, steps=4).numbers()
+    assert xd.result(w)["new"] == ref["new"] and len(ref["new"]) == 4
+
+
+def test_fits_a_phone(fresh) -> None:  # noqa: ANN001
+    page, _, w = fresh
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate(f"() => {w.root}.querySelector('details').open = true")
+    left, right, scroll_w, client_w = page.evaluate(f"""() => {{ const r = {w.root}; r.scrollIntoView();
+      const b = r.getBoundingClientRect(); return [b.left, b.right, r.scrollWidth, r.clientWidth]; }}""")
+    assert left >= 0 and right <= 390, f"the widget spans {left}..{right} px on a 390 px screen"
+    assert scroll_w <= client_w + 1, f"the widget overflows its card: {scroll_w} > {client_w}"
