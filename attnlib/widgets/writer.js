@@ -258,7 +258,8 @@ function render({ model, el }) {
 
   // what was written, and the panels of one new word
   const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
-  const story = h("p", { class: "attnw-story", "data-name": "story", "aria-live": "polite" });
+  const story = h("p", { class: "attnw-story", "data-name": "story" });
+  const said = h("p", { class: "attnw-sr", role: "status", "aria-live": "polite", "data-name": "said" }); // the newest word, for screen readers
   const shown = rangeControl({ label: "look at word", name: "shown", min: 1, max: 1, value: 1, format: (p) => `${p}` });
   const cacheLine = h("p", { class: "attnw-desc", "data-name": "cache" });
   const topCaption = h("figcaption");
@@ -271,20 +272,27 @@ function render({ model, el }) {
     h("figure", { class: "attnw-panel" }, [rowCaption, strip, rowMax]),
   ]);
   const looking = h("div", {}, [shown.row, cacheLine, panels]);
-  root.append(message, story, looking);
+  root.append(message, story, said, looking);
   el.append(root);
 
   let run = null, runKey = "", focus = null;
 
+  // a slider's readout shows the synced value itself, which Python may set between the slider's steps
+  function setSlider(ctl, position, text) {
+    ctl.input.value = String(position);
+    ctl.show(position);
+    if (text !== null) {
+      ctl.row.querySelector("output").textContent = text;
+      ctl.input.setAttribute("aria-valuetext", text);
+    }
+  }
+  const onGrid = (x, per) => Math.abs(per * x - Math.round(per * x)) < 1e-9;
+
   function control(state) {
-    const t = model.get("temperature");
-    temperature.input.value = String(Math.round(10 * t));
-    temperature.show(Math.round(10 * t));
-    temperature.input.setAttribute("aria-valuetext", t > 0 ? `T = ${t}` : "greedy");
-    topK.input.value = String(model.get("top_k"));
-    topK.show(model.get("top_k"));
-    topP.input.value = String(Math.round(20 * model.get("top_p")));
-    topP.show(Math.round(20 * model.get("top_p")));
+    const t = model.get("temperature"), p = model.get("top_p");
+    setSlider(temperature, Math.round(10 * t), t > 0 && !onGrid(t, 10) ? `T = ${Number(t.toFixed(4))}` : null);
+    setSlider(topK, model.get("top_k"), null);
+    setSlider(topP, Math.round(20 * p), p < 1 && !onGrid(p, 20) ? `p = ${Number(p.toFixed(4))}` : null);
     for (const c of [topK, topP]) c.input.disabled = !(t > 0);
     if (document.activeElement !== seed) seed.value = String(model.get("seed"));
     if (input.value !== model.get("prompt")) input.value = model.get("prompt");
@@ -377,6 +385,7 @@ function render({ model, el }) {
       written[k - 1].classList.add("attnw-focus");
       showWord(enc, k - 1);
     }
+    said.textContent = n === 0 ? "" : `word ${n}: ${m.vocab[run.new[n - 1]]}${done ? ", the end" : ""}`;
     if (done) story.append(h("span", { class: "attnw-hint", "data-name": "done", text: run.ids.length >= m.context ? `(the page's context of ${m.context} is full)` : "(the story ended)" }));
     root.dataset.result = JSON.stringify({
       prompt: enc.words, new: run.new.map((i) => m.vocab[i]), ended: done,

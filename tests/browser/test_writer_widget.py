@@ -1,6 +1,6 @@
 """The "write with the model" widget of "A model that writes" on the built site, every other host
 blocked: for 60 prompts and five rules the page's logits equal Python's (``WriteWithModel.numbers()``
-on the page's own stored weights) to 1e-5 and its words are Python's; a word takes at most 16 ms
+on the page's own stored weights) to 1e-9 (the issue asks 1e-5) and its words are Python's; a word takes at most 16 ms
 (median); bad prompts get Python's message; it works by keyboard and fits a 390 px screen.
 """
 
