@@ -9,7 +9,8 @@ as much a result as a printed number): same size, and an RMS pixel difference of
 fails while the antialiasing of another CPU's last float digits does not. And the widget state: a
 chapter that stores one in its metadata (every slider's numbers and its ES module, what the static
 page runs) must store what its execution now makes; after its last cell, the widgets' state is read
-from nbval's kernel and compared, model ids aside, numbers to ``STATE_RTOL`` relative or ``STATE_ATOL`` absolute. Both are
+from nbval's kernel and compared, model ids aside, numbers to ``STATE_RTOL`` relative or ``STATE_ATOL`` absolute
+(weights packed as base64 float32 are unpacked and compared by the norm of their difference, ``PACKED_RTOL``). Both are
 done on nbval's own execution, so no chapter is executed a second time for them.
 
 Works with pytest-xdist (``make test`` runs unit tests and nbval on two workers): a worker tags the
@@ -26,11 +27,17 @@ import re
 from queue import Empty
 
 import matplotlib.image
+import numpy as np
 import pytest
 from matplotlib.testing.compare import calculate_rms
 
 #: Largest RMS difference of two figures' pixels (0-255) that still counts as the same figure.
 FIGURE_RMS = 1.0
+#: Packed weights (base64 float32, chapter 19's language model) agree when the norm of their difference
+#: is at most this share of their norm: trained again with generic kernels (make test-portable), the
+#: 400 AdamW steps end 0.27 % away from the AVX2 run (largest weight difference 3.5e-3), while training
+#: 10 steps fewer ends 2.2 % away. Anything that changes the model more than a CPU does is caught.
+PACKED_RTOL = 0.01
 #: Numbers in the widget state agree to this relative tolerance, or to ``STATE_ATOL`` absolute: the
 #: float32 weights of a model the book trains differ by up to 2.3e-5 between CPUs (generic kernels
 #: against AVX-512, measured on chapter 17's 150 Adam steps), far below what a reader sees (the
@@ -99,12 +106,41 @@ def widget_states(state: dict) -> list[str]:
     return sorted(re.sub(r"IPY_MODEL_[0-9a-f]+", "IPY_MODEL_*", json.dumps(m, sort_keys=True)) for m in state.values())
 
 
+class _Packed:
+    """Weights packed as base64 float32 (``weights`` with its ``shapes``, attnlib.widgets.writer), equal
+    to other packed weights of the same shapes whose difference has a norm of at most ``PACKED_RTOL``
+    of theirs."""
+
+    def __init__(self, blob: str, shapes: list) -> None:
+        from attnlib.widgets.writer import unpack_weights
+
+        self.shapes = shapes
+        self.flat = np.concatenate([a.ravel() for a in unpack_weights(blob, shapes).values()]).astype(np.float64)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Packed) or self.shapes != other.shapes:
+            return False
+        return bool(np.linalg.norm(self.flat - other.flat) <= PACKED_RTOL * np.linalg.norm(other.flat))
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _unpacked(model: dict) -> dict:
+    """``model`` with its packed weights, if it has any, as :class:`_Packed` (compared as numbers)."""
+    st = model.get("state", {})
+    if isinstance(st.get("weights"), str) and isinstance(st.get("shapes"), list):
+        model = {**model, "state": {**st, "weights": _Packed(st["weights"], st["shapes"])}}
+    return model
+
+
 def widget_states_parsed(state: dict) -> list:
     """The models of :func:`widget_states`, parsed back, ordered by their text with every number
-    blanked (so that a last-digit difference cannot reorder them), then by their full text."""
+    blanked (so that a last-digit difference cannot reorder them), then by their full text; packed
+    weights unpacked (:class:`_Packed`)."""
     models = [json.loads(m) for m in widget_states(state)]
-    return sorted(models, key=lambda m: (re.sub(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", "0", json.dumps(m, sort_keys=True)),
-                                         json.dumps(m, sort_keys=True)))
+    models = sorted(models, key=lambda m: (re.sub(r"-?\d+(\.\d+)?([eE][-+]?\d+)?", "0", json.dumps(m, sort_keys=True)),
+                                           json.dumps(m, sort_keys=True)))
+    return [_unpacked(m) for m in models]
 
 
 def same_numbers(a: object, b: object) -> bool:

@@ -214,3 +214,30 @@ def test_cleared_outputs_fail(tmp_path: Path) -> None:
     res = _nbval(nb)
     assert res.returncode != 0, "nbval passed a notebook with no stored outputs"
     assert "no cell output was compared" in res.stdout
+
+
+def test_packed_weights_are_compared_by_the_norm_of_their_difference() -> None:
+    """Chapter 19's widget packs its float32 weights into one string: another CPU's training (0.27 %
+    away) passes, a model trained differently (10 steps fewer: 2.2 %) or shaped differently fails."""
+    from attnlib.widgets.writer import unpack_weights
+    from tests.nbval_report import PACKED_RTOL, same_numbers, widget_states_parsed
+
+    nb = json.loads((ROOT / "book" / "19_a_model_that_writes.ipynb").read_text(encoding="utf-8"))
+    stored = stored_widget_state(nb)
+    mid, model = next((k, m) for k, m in stored.items() if "shapes" in m["state"])
+    arrays = unpack_weights(model["state"]["weights"], model["state"]["shapes"])
+    rng = np.random.default_rng(0)
+
+    def moved(share: float, shapes: list | None = None) -> dict:
+        flat = np.concatenate([a.ravel() for a in arrays.values()])
+        noise = rng.standard_normal(flat.shape)
+        flat = flat + share * np.linalg.norm(flat) * noise / np.linalg.norm(noise)
+        blob = base64.b64encode(flat.astype("<f4").tobytes()).decode("ascii")
+        state = {**model["state"], "weights": blob, "shapes": shapes or model["state"]["shapes"]}
+        return {**stored, mid: {**model, "state": state}}
+
+    same = widget_states_parsed(stored)
+    assert same_numbers(widget_states_parsed(moved(0.3 * PACKED_RTOL)), same)
+    assert not same_numbers(widget_states_parsed(moved(2 * PACKED_RTOL)), same)
+    reshaped = [[n, list(reversed(s))] for n, s in model["state"]["shapes"]]
+    assert not same_numbers(widget_states_parsed(moved(0.0, reshaped)), same)
