@@ -304,7 +304,7 @@ function render({ model, el }) {
     return h("span", { class: cls, "data-name": name, text: word });
   }
 
-  function showWord(enc, k) {
+  function showWord(k) {
     const r = run.steps[k];
     const context = run.ids.slice(0, run.prompt + k).map((i) => m.vocab[i]);
     const chosen = m.vocab[r.choice];
@@ -334,9 +334,8 @@ function render({ model, el }) {
       return s;
     });
     strip.replaceChildren(...spans.flatMap((s) => [s, " "]));
-    let best = 0;
-    for (let j = 1; j < r.row.length; j++) if (r.row[j] > r.row[best]) best = j;
-    const order = Array.from(r.row, (_, j) => j).sort((a, b) => r.row[b] - r.row[a]).slice(0, 3);
+    const order = Array.from(r.row, (_, j) => j).sort((a, b) => r.row[b] - r.row[a]).slice(0, 3); // stable: ties keep the first
+    const best = order[0];
     strip.setAttribute("aria-label", `attention of '${context[context.length - 1]}': ` + order.map((j) => `${context[j]} (position ${j + 1}) ${fmt(r.row[j], 2)}`).join(", "));
     rowMax.textContent = `most weight: '${context[best]}' (position ${best + 1}), ${fmt(r.row[best], 3)}`;
     cacheLine.textContent = `The cache holds the keys and values of ${context.length} positions in each of the ${m.n_layers} blocks; word ${k + 1} is chosen from the logits of the last one.`;
@@ -383,7 +382,7 @@ function render({ model, el }) {
       shown.show(k);
       shown.input.disabled = n < 2;
       written[k - 1].classList.add("attnw-focus");
-      showWord(enc, k - 1);
+      showWord(k - 1);
     }
     said.textContent = n === 0 ? "" : `word ${n}: ${m.vocab[run.new[n - 1]]}${done ? ", the end" : ""}`;
     if (done) story.append(h("span", { class: "attnw-hint", "data-name": "done", text: run.ids.length >= m.context ? `(the page's context of ${m.context} is full)` : "(the story ended)" }));

@@ -116,8 +116,8 @@ class WriteWithModel(_LearnedWidget):
         if not isinstance(rule, generation.Rule):
             raise TypeError(f"rule must be an attnlib.generation.Rule, got {type(rule).__name__}")
         blob, shapes = pack_weights(model)
-        head = model.blocks[0]
-        config = {"d_model": model.embed.embedding_dim, "num_heads": head.attn.num_heads, "d_ff": head.ff1.out_features,
+        block = model.blocks[0]
+        config = {"d_model": model.embed.embedding_dim, "num_heads": block.attn.num_heads, "d_ff": block.ff1.out_features,
                   "n_layers": model.n_layers, "context": min(model.context, PAGE_CONTEXT), "vocab_size": model.vocab_size}
         self._model: TinyLM | None = None
         super().__init__(weights=blob, shapes=shapes, config=config, vocab=list(vocab), watch=list(watch), end=end,
@@ -214,13 +214,12 @@ class WriteWithModel(_LearnedWidget):
             prompt = self.prompt_ids()
         except ValueError as err:
             return {"error": str(err)}
-        room = self.config["context"] - len(prompt)
         out: dict[str, Any] = {"prompt": [self.vocab[i] for i in prompt], "new": [], "logits": [], "candidates": [],
-                               "probs": [], "rows": [], "room": room}
+                               "probs": [], "rows": []}
         if self.steps == 0:
             return out
         rule = self.rule
-        g = generation.generate(self.stored_model(), prompt, min(self.steps, room), rule, seed=self.seed,
+        g = generation.generate(self.stored_model(), prompt, min(self.steps, self.config["context"] - len(prompt)), rule, seed=self.seed,
                                 stop=self.vocab.index(self.end), watch=tuple(self.watch))
         for logits, row in zip(g.logits, g.attention, strict=True):
             order, probs = generation.candidates(logits.tolist(), rule)
