@@ -6,6 +6,7 @@ Used by all chapters indirectly: every error message a reader sees comes from he
 from __future__ import annotations
 
 import math
+import numbers
 from typing import Any, Literal
 
 import numpy as np
@@ -79,6 +80,24 @@ def require_positive_int(value: Any, name: str) -> int:
     if value <= 0:
         raise ValueError(f"{name} must be > 0, got {value}")
     return int(value)
+
+
+def require_seed(seed: object) -> int:
+    """``seed`` as an int; a ``ValueError`` naming it unless it is a whole number in [0, 2**32).
+
+    The generator is mulberry32 (``attnlib.generation.Mulberry32``, the sliders' ``slider_math.uniforms``).
+    JavaScript would reduce any number mod 2**32 (-5 becomes 4294967291, 1.5 becomes 1): two seeds a
+    reader tells apart would then draw the same words, so both sides refuse such seeds, with this
+    message (the page's ``requireSeed`` in ``attnlib/widgets/_common.js`` gives the same one)."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < 2**32:
+        raise ValueError(f"the seed must be a whole number from 0 to 4294967295 (2**32 - 1), got {seed!r}")
+    return int(seed)
+
+
+def quoted_word(word: str) -> str:
+    """A word as a message quotes it; one longer than 24 characters is shortened to its first 20 and
+    its length, so that a pasted paragraph cannot stretch the page (the page's ``quotedWord`` in ``attnlib/widgets/_common.js``)."""
+    return f"'{word}'" if len(word) <= 24 else f"'{word[:20]}…' ({len(word)} characters)"
 
 
 def make_generator(seed: Any, *streams: int) -> np.random.Generator:

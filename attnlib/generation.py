@@ -14,12 +14,13 @@ Chapter: "A model that writes".
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
 
-from ._validate import require_positive_int
+from ._validate import require_positive_int, require_seed
 from .transformer import TinyLM
 
 _MASK32 = 0xFFFFFFFF
@@ -27,12 +28,11 @@ _MASK32 = 0xFFFFFFFF
 
 class Mulberry32:
     """A seeded stream of uniform numbers in [0, 1): the generator ``mulberry32``, 32-bit integer steps
-    that JavaScript computes identically (``Math.imul``), so Python and the page draw the same numbers."""
+    that JavaScript computes identically (``Math.imul``), so Python and the page draw the same numbers.
+    ``seed`` is a whole number in [0, 2**32); JavaScript would wrap any other number, so both refuse it."""
 
     def __init__(self, seed: int) -> None:
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= _MASK32:
-            raise ValueError(f"seed must be an int in [0, 2**32), got {seed!r}")
-        self.state = seed
+        self.state = require_seed(seed)
 
     def __call__(self) -> float:
         self.state = (self.state + 0x6D2B79F5) & _MASK32
@@ -49,7 +49,13 @@ class Rule:
     ``Rule()`` is greedy (the most likely word). ``Rule(temperature=0.8, top_k=5, top_p=0.9)`` samples:
     the logits are divided by the temperature, only the ``top_k`` most likely words are kept, then
     only the smallest set of most likely words whose probability reaches ``top_p``, and one of them
-    is drawn with its renormalised probability. ``None`` leaves a filter out.
+    is drawn with its renormalised probability. ``None`` leaves a filter out. Any temperature > 0
+    works, however small: as it goes to 0 the choice becomes the greedy one.
+
+    Ties are broken by the smaller word index, and this is where the book's rules deliberately differ
+    from Hugging Face's ``generate``: top-k keeps exactly ``top_k`` words when several share the k-th
+    largest logit (Hugging Face keeps every tied word), and top-p's prefix takes tied words in the
+    order of their index. A rule then names one set of words, the same in Python and on the page.
     """
 
     temperature: float | None = None
@@ -72,21 +78,44 @@ class Rule:
         return self.temperature is None
 
 
+def _finite_logits(logits: Sequence[float]) -> list[float]:
+    """``logits`` as floats, or a ``ValueError`` that names the first value no choice can be made from.
+
+    -inf is a word the model rules out (a masked word) and is kept; NaN and +inf come from a model
+    that diverged, and a choice made from them would be a silent guess."""
+    z = [float(x) for x in logits]
+    if not z:
+        raise ValueError("the logits are empty: there is no word to choose from")
+    for i, x in enumerate(z):
+        if math.isnan(x) or x == math.inf:
+            raise ValueError(f"logit {i} is {x}: the logits must be finite (or -inf for a word ruled out); "
+                             "a model whose logits are NaN or +inf has diverged")
+    if all(x == -math.inf for x in z):
+        raise ValueError(f"all {len(z)} logits are -inf: every word is ruled out, so none can be chosen")
+    return z
+
+
 def candidates(logits: Sequence[float], rule: Rule) -> tuple[list[int], list[float]]:
     """The words ``rule`` chooses among, most likely first (ties: the smaller index first), and their
     probabilities. Greedy keeps every word with its softmax probability (and takes the first);
     sampling divides by the temperature, keeps ``top_k``, then the top-p prefix, and renormalises.
+    A word whose probability is 0 (a -inf logit, or one that underflows) is never a candidate.
 
     Written as loops over plain floats, in the order the page's JavaScript uses, so that both compute
-    the same numbers: the unnormalised weights ``exp(z / T - top)`` are summed one after the other.
+    the same numbers: the unnormalised weights ``exp((z - top) / T)`` are summed one after the other.
+    Subtracting the largest logit before dividing keeps every exponent <= 0, so that a tiny
+    temperature gives weights 1 for the largest logit and 0 for the others (greedy), never inf / inf.
+    Raises ``ValueError`` for logits that are empty, NaN, +inf or all -inf.
     """
-    z = [float(x) for x in logits]
+    z = _finite_logits(logits)
     order = sorted(range(len(z)), key=lambda i: (-z[i], i))  # most likely first
     t = 1.0 if rule.greedy else rule.temperature
     if rule.top_k is not None:
         order = order[: rule.top_k]
-    top = z[order[0]] / t
-    weights = [math.exp(z[i] / t - top) for i in order]  # unnormalised probabilities
+    top = z[order[0]]
+    weights = [math.exp((z[i] - top) / t) for i in order]  # unnormalised probabilities, the first is 1
+    kept = sum(1 for w in weights if w > 0)  # sorted, so the words of weight 0 come last
+    order, weights = order[:kept], weights[:kept]
     total = 0.0
     for w in weights:  # summed in order, as the page sums them (no compensated sum there)
         total += w
@@ -104,11 +133,12 @@ def choose(logits: Sequence[float], rule: Rule, uniform: float | None = None) ->
 
     Greedy takes the first of the largest logits. Sampling walks the cumulative probability of
     :func:`candidates` until it passes ``uniform``: the page's JavaScript does the same, in the same order.
+    Raises ``ValueError`` for logits that are empty, NaN, +inf or all -inf: never a silent pick.
     """
     if rule.greedy:
-        z = [float(x) for x in logits]
+        z = _finite_logits(logits)
         return max(range(len(z)), key=lambda i: (z[i], -i))  # the first of the largest
-    if uniform is None or not 0 <= uniform < 1:
+    if isinstance(uniform, bool) or not isinstance(uniform, (int, float)) or not 0 <= uniform < 1:
         raise ValueError(f"a sampled choice needs a uniform number in [0, 1), got {uniform!r}")
     order, probs = candidates(logits, rule)
     running = 0.0
@@ -116,7 +146,9 @@ def choose(logits: Sequence[float], rule: Rule, uniform: float | None = None) ->
         running += p
         if running > uniform:
             return i
-    return order[-1]  # rounding: the probabilities summed to just under 1 and uniform sat above them
+    # The probabilities summed to just under 1 by rounding and ``uniform`` sat above them: the last
+    # candidate, whose probability is > 0 (candidates keeps no word of probability 0).
+    return order[-1]
 
 
 @dataclass
@@ -131,10 +163,27 @@ class Generation:
     attention: list[torch.Tensor] | None = None
 
 
+def word_ids(prompt: Sequence[int] | torch.Tensor) -> list[int]:
+    """The prompt's word ids as ints; a ``ValueError`` naming the first id that is not a whole number
+    (a float such as 1.7, a bool, a string). An id is never rounded: 1.7 is not word 1."""
+    if isinstance(prompt, torch.Tensor):
+        if prompt.dtype == torch.bool or prompt.is_floating_point() or prompt.is_complex() or prompt.ndim != 1:
+            raise ValueError(f"the prompt must be one row of integer word ids, got a tensor of {prompt.dtype} "
+                             f"with shape {tuple(prompt.shape)}")
+        return [int(i) for i in prompt.tolist()]
+    if isinstance(prompt, (str, bytes)):
+        raise ValueError(f"the prompt must be a sequence of word ids, not text: encode it first ({prompt[:40]!r})")
+    ids = list(prompt)
+    for j, i in enumerate(ids):
+        if isinstance(i, bool) or not isinstance(i, numbers.Integral):
+            raise ValueError(f"prompt word {j} is {i!r}: word ids must be whole numbers (ints), never rounded")
+    return [int(i) for i in ids]
+
+
 def _check_prompt(model: TinyLM, prompt: Sequence[int], max_new: int) -> tuple[list[int], int]:
     if not isinstance(model, TinyLM):
         raise TypeError(f"model must be an attnlib TinyLM, got {type(model).__name__}")
-    prompt = [int(i) for i in prompt]
+    prompt = word_ids(prompt)
     if not prompt:
         raise ValueError("the prompt is empty: give at least one word (a story starts with <s>)")
     if any(not 0 <= i < model.vocab_size for i in prompt):

@@ -80,6 +80,9 @@ class TransformerBlock(nn.Module):
         mha.in_proj_bias.copy_(torch.cat([self.attn.W_q.bias, self.attn.W_k.bias, self.attn.W_v.bias]))
         mha.out_proj.weight.copy_(self.attn.W_o.weight)
         mha.out_proj.bias.copy_(self.attn.W_o.bias)
+        # torch's layer would also drop attention weights (self_attn.dropout = dropout); this block drops
+        # only the two branches and the feed-forward's hidden units, so the copy does the same.
+        mha.dropout = 0.0
         for ours, theirs in ((self.norm1, layer.norm1), (self.norm2, layer.norm2), (self.ff1, layer.linear1),
                              (self.ff2, layer.linear2)):
             theirs.load_state_dict(ours.state_dict())
@@ -125,6 +128,12 @@ class TinyLM(nn.Module):
             raise ValueError(f"word ids must be in [0, {self.vocab_size}), got {int(ids.min())} to {int(ids.max())}")
         if positions is None:
             positions = torch.arange(ids.shape[1]).expand_as(ids)  # (batch, n)
+        elif (not isinstance(positions, torch.Tensor) or positions.shape != ids.shape
+              or positions.dtype != torch.long):
+            got = f"{tuple(positions.shape)} {positions.dtype}" if isinstance(positions, torch.Tensor) else type(positions).__name__
+            raise ValueError(f"positions must be an int64 tensor of the ids' shape {tuple(ids.shape)}, got {got}")
+        if positions.numel() and int(positions.min()) < 0:
+            raise ValueError(f"positions count from 0; got position {int(positions.min())}")
         if positions.numel() and int(positions.max()) >= self.context:
             raise ValueError(f"the context holds {self.context} positions; position {int(positions.max())} is beyond it")
         return self.embed(ids) + self.pos(positions)  # (batch, n, d_model)

@@ -13,6 +13,12 @@ from nbval's kernel and compared, model ids aside, numbers to ``STATE_RTOL`` rel
 (weights packed as base64 float32 are unpacked and compared by the norm of their difference, ``PACKED_RTOL``). Both are
 done on nbval's own execution, so no chapter is executed a second time for them.
 
+Printed text is compared as nbval does, word for word, with one allowance: a number printed with a
+decimal point or an exponent (``0.0378``, ``2.5e-03``) may differ by one unit in its last printed
+digit (``0.0379``), because another CPU's last float digits can flip a rounding that lies on a
+boundary. Integers, counts, words and the number of numbers must match exactly, and a number must be
+printed to the same precision (:func:`same_printed`).
+
 Works with pytest-xdist (``make test`` runs unit tests and nbval on two workers): a worker tags the
 report of each checkable cell, and the controller, which sees every report, counts the tags.
 """
@@ -24,12 +30,14 @@ import io
 import json
 import math
 import re
+from decimal import Decimal
 from queue import Empty
 
 import matplotlib.image
 import numpy as np
 import pytest
 from matplotlib.testing.compare import calculate_rms
+from nbval.plugin import IPyNbCell
 
 #: Largest RMS difference of two figures' pixels (0-255) that still counts as the same figure.
 FIGURE_RMS = 1.0
@@ -48,6 +56,55 @@ STATE_ATOL = 1e-4
 _TAG = "nbval_checkable"
 _compared: set[str] = set()
 _comparable: set[str] = set()
+
+
+#: A number printed with a decimal point or an exponent; an integer is left in the words around it.
+_DECIMAL = re.compile(r"([-+]?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?\d+[eE][-+]?\d+)")
+
+
+def _within_last_digit(stored: str, fresh: str) -> bool:
+    """Two printed decimals of the same precision that differ by at most one unit in the last digit."""
+    a, b = Decimal(stored), Decimal(fresh)
+    if a.as_tuple().exponent != b.as_tuple().exponent:
+        return False
+    return abs(a - b) <= Decimal(1).scaleb(a.as_tuple().exponent)
+
+
+def same_printed(stored: str, fresh: str) -> bool:
+    """``stored == fresh``, except that each number printed with a decimal point or an exponent may
+    differ by one unit in its last printed digit. The words between the numbers, the integers among
+    them, how many numbers there are and the precision each is printed to must all be the same."""
+    if stored == fresh:
+        return True
+    a, b = _DECIMAL.split(stored), _DECIMAL.split(fresh)
+    if len(a) != len(b):
+        return False
+    # re.split with one group: words at even places, the decimals between them at odd ones.
+    return all(x == y if i % 2 == 0 else _within_last_digit(x, y) for i, (x, y) in enumerate(zip(a, b)))
+
+
+class PrintedText(str):
+    """A cell's sanitized printed text as nbval compares it (``ref != test``), equal by :func:`same_printed`."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and same_printed(str(self), str(other))
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = str.__hash__
+
+
+_nbval_sanitize = IPyNbCell.sanitize
+
+
+def _sanitize(self: IPyNbCell, s: object) -> object:
+    s = _nbval_sanitize(self, s)
+    return PrintedText(s) if isinstance(s, str) else s
+
+
+# nbval compares each output's sanitized text with ``!=``; its text now compares by same_printed.
+IPyNbCell.sanitize = _sanitize
 
 
 def _checkable(item: pytest.Item) -> bool:

@@ -46,12 +46,14 @@ def _chapter(path: Path = CHAPTER) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _edit_a_number(data: dict) -> dict:
+def _edit_a_number(data: dict, new: str = "15.2") -> dict:
+    """The first printed 15.0 as ``new``: 15.2 is two units of its last digit away (a real change),
+    15.1 one unit (another CPU's rounding on a boundary)."""
     for cell in data["cells"]:
         for out in cell.get("outputs", []):
             text = "".join(out.get("text", ""))
             if "15.0" in text:
-                out["text"] = text.replace("15.0", "16.0", 1)
+                out["text"] = text.replace("15.0", new, 1)
                 return data
     raise AssertionError(f"{CHAPTER.name} no longer prints 15.0; update this test")
 
@@ -128,6 +130,7 @@ def guard_run(tmp_path_factory: pytest.TempPathFactory) -> GuardRun:
     copies = {
         "unchanged": _chapter(),
         "edited": _edit_a_number(_chapter()),
+        "last_digit": _edit_a_number(_chapter(), "15.1"),
         "figure": _move_a_line(_chapter()),
         "figure_digits": _blur_the_last_digits(_chapter()),
         "stale_widget": _age_the_widget_state(_chapter(WIDGET_CHAPTER)),
@@ -156,9 +159,10 @@ def test_unchanged_chapter_passes(guard_run: GuardRun) -> None:
     assert guard_run.problems["unchanged"] == [], guard_run.problems["unchanged"]
 
 
-@pytest.mark.parametrize("copy", ["figure_digits", "widget_digits"])
+@pytest.mark.parametrize("copy", ["figure_digits", "widget_digits", "last_digit"])
 def test_differences_at_rounding_level_pass(guard_run: GuardRun, copy: str) -> None:
-    """Another CPU's last digits: a figure a few pixels one level off, widget numbers off by 1e-9."""
+    """Another CPU's last digits: a figure a few pixels one level off, widget numbers off by 1e-9, a
+    printed 15.0 that comes out 15.1 (a rounding on a boundary flipped)."""
     assert guard_run.reports[copy] >= 10 and guard_run.problems[copy] == [], guard_run.problems[copy]
 
 
@@ -180,8 +184,30 @@ def test_cells_are_counted_on_xdist_workers(guard_run: GuardRun) -> None:
 
 
 def test_edited_number_fails(guard_run: GuardRun) -> None:
+    """15.0 printed as 15.2, two units of its last digit: a change, not a rounding."""
     assert len(guard_run.problems["edited"]) == 1, f"nbval accepted an edited number: {guard_run.problems}"
-    assert "16.0" in guard_run.problems["edited"][0]
+    assert "15.2" in guard_run.problems["edited"][0]
+
+
+@pytest.mark.parametrize(("stored", "fresh", "same"), [
+    ("training loss 0.0378", "training loss 0.0379", True),      # one unit: a flipped rounding
+    ("loss 0.0380, 2.5e-03", "loss 0.0379, 2.6e-03", True),      # one unit each, across a carry
+    ("w = -0.000", "w = 0.000", True),                          # the sign of a rounded zero
+    ("training loss 0.0378", "training loss 0.0380", False),     # two units
+    ("p = 1.00", "p = 0.99", True),
+    ("p = 1.00", "p = 0.98", False),
+    ("p = 0.50", "p = 0.5", False),                             # printed to another precision
+    ("accuracy 0.95 on 40 sentences", "accuracy 0.95 on 41 sentences", False),  # an integer off by one
+    ("the sense is river", "the sense is money", False),        # a changed word
+    ("scores 0.12 0.88", "scores 0.12", False),                 # a missing number
+    ("scores 0.12 0.88", "scores 0.120.88", False),
+    ("step 3: 7 of 9", "step 3: 7 of 9", True),
+])
+def test_printed_numbers_may_differ_by_one_unit_of_their_last_digit(stored: str, fresh: str, same: bool) -> None:
+    from tests.nbval_report import PrintedText, same_printed
+
+    assert same_printed(stored, fresh) is same
+    assert (PrintedText(stored) != PrintedText(fresh)) is not same  # the comparison nbval makes
 
 
 def test_changed_figure_fails(guard_run: GuardRun) -> None:

@@ -33,6 +33,49 @@ def test_the_block_equals_torchs_encoder_layer_with_a_causal_mask(dtype: torch.d
     assert torch.equal(block(y)[0][:, :-1], ours[:, :-1]) and not torch.allclose(block(y)[0][:, -1], ours[:, -1])
 
 
+class _SeededDropout(torch.nn.Module):
+    """Dropout whose masks come from its own seeded stream, drawn in the order of the tensor's indices
+    (torch's own dropout fills its mask in memory order, and torch's attention output is a transposed
+    view, so the same seed would put the same mask on other elements)."""
+
+    def __init__(self, p: float, seed: int) -> None:
+        super().__init__()
+        self.p, self.g = p, torch.Generator().manual_seed(seed)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        keep = torch.rand(x.shape, generator=self.g, dtype=x.dtype) >= self.p
+        return x * keep / (1 - self.p)
+
+
+def test_the_block_equals_torchs_encoder_layer_in_training_mode() -> None:
+    """Dropout on, in training mode: with the same masks on the same elements, torch's layer and ours
+    agree. The copy's attention-weight dropout is off, as ours is: set to the block's rate instead
+    (torch's default), it changes the output, so the test sees it."""
+    torch.manual_seed(1)
+    block = TransformerBlock(24, 4, 96, dropout=0.3).double().train()
+    x = torch.randn(3, 11, 24, dtype=torch.float64)
+    mask = torch.nn.Transformer.generate_square_subsequent_mask(11, dtype=torch.float64)
+    theirs_layer = block.to_torch()
+    assert theirs_layer.training and theirs_layer.self_attn.dropout == 0.0
+    assert block.dropout.p == theirs_layer.dropout1.p == theirs_layer.dropout.p == theirs_layer.dropout2.p == 0.3
+    for seed in range(3):
+        # ours draws block.dropout three times (attention branch, hidden units, feed-forward branch);
+        # torch's layer draws dropout1, dropout, dropout2 in that order: one stream, the same masks.
+        block.dropout = _SeededDropout(0.3, seed)
+        shared = _SeededDropout(0.3, seed)
+        theirs_layer.dropout1 = theirs_layer.dropout = theirs_layer.dropout2 = shared
+        ours, _ = block(x)
+        theirs = theirs_layer(x, src_mask=mask, is_causal=True)
+        assert (ours - theirs).abs().max() < 1e-9, seed
+        assert (ours - block.eval()(x)[0]).abs().max() > 0.1  # the masks really dropped something
+        block.train()
+    theirs_layer.self_attn.dropout = 0.3  # torch's default copy: attention weights dropped too
+    block.dropout = _SeededDropout(0.3, 0)
+    theirs_layer.dropout1 = theirs_layer.dropout = theirs_layer.dropout2 = _SeededDropout(0.3, 0)
+    torch.manual_seed(0)
+    assert (block(x)[0] - theirs_layer(x, src_mask=mask, is_causal=True)).abs().max() > 0.1
+
+
 def test_a_block_without_its_residual_or_layernorm_cannot_be_copied_into_torch() -> None:
     with pytest.raises(ValueError, match="only a full block"):
         TransformerBlock(8, 2, 16, residual=False).to_torch()
@@ -103,6 +146,97 @@ def test_sampling_rules() -> None:
 def test_bad_sampling_settings_are_refused(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         gen.Rule(**kwargs)
+
+
+@pytest.mark.parametrize("logits, message", [
+    ([], "the logits are empty"),
+    ([0.0, float("nan"), 1.0], "logit 1 is nan"),
+    ([0.0, float("inf"), 1.0], "logit 1 is inf"),
+    ([float("-inf")] * 3, "all 3 logits are -inf"),
+])
+@pytest.mark.parametrize("rule", [gen.Rule(), gen.Rule(temperature=1.0), gen.Rule(temperature=0.5, top_k=2, top_p=0.9)],
+                         ids=str)
+def test_logits_no_choice_can_be_made_from_are_refused(logits: list, message: str, rule: gen.Rule) -> None:
+    """A diverged model's NaN or +inf, or nothing to choose from: an error naming it, never a silent pick."""
+    with pytest.raises(ValueError, match=message):
+        gen.choose(logits, rule, 0.5)
+    if not rule.greedy:
+        with pytest.raises(ValueError, match=message):
+            gen.candidates(logits, rule)
+
+
+def test_ruled_out_words_are_never_chosen() -> None:
+    """-inf is a word the model rules out: never a candidate, never chosen, whatever the uniform number."""
+    logits = [float("-inf"), 1.0, float("-inf"), 0.5, float("-inf")]
+    rule = gen.Rule(temperature=1.0)
+    assert gen.candidates(logits, rule)[0] == [1, 3]
+    assert gen.choose(logits, gen.Rule()) == 1
+    assert {gen.choose(logits, rule, u) for u in (0.0, 0.5, 0.999, 1 - 2**-53)} <= {1, 3}
+
+
+def test_a_uniform_number_just_below_one_never_picks_a_word_of_probability_zero() -> None:
+    """Rounding can leave the running sum just under 1; the fallback is then the last word of
+    probability > 0, not a word whose probability underflowed to 0."""
+    logits = [0.0] * 10 + [-800.0]  # exp(-800) is 0 in float64: word 10 can never be drawn
+    rule = gen.Rule(temperature=1.0)
+    order, probs = gen.candidates(logits, rule)
+    assert 10 not in order and all(p > 0 for p in probs)
+    for u in (1 - 2**-53, 1 - 2**-52, 0.9999999999999):
+        assert gen.choose(logits, rule, u) == 9
+
+
+@pytest.mark.parametrize("t", [1e-30, 1e-300, 1e-308, 5e-324])
+def test_a_tiny_temperature_is_greedy(t: float) -> None:
+    """softmax(z / T) tends to greedy as T -> 0; logits / T would overflow to inf, (z - max) / T does not."""
+    logits = [0.0, 2.0, 1.0, 1.9, -5.0]
+    order, probs = gen.candidates(logits, gen.Rule(temperature=t))
+    assert order == [1] and probs == [1.0]
+    assert {gen.choose(logits, gen.Rule(temperature=t), u / 10) for u in range(10)} == {1}
+    # two largest logits tied: each keeps half, drawn by the uniform number
+    order, probs = gen.candidates([3.0, 1.0, 3.0], gen.Rule(temperature=t))
+    assert order == [0, 2] and probs == [0.5, 0.5]
+
+
+def test_top_k_keeps_exactly_k_words_on_ties() -> None:
+    """Unlike Hugging Face (which keeps every word tied with the k-th), top-k keeps k: the smaller indices."""
+    assert gen.candidates([1.0, 2.0, 2.0, 2.0, 0.0], gen.Rule(temperature=1.0, top_k=2))[0] == [1, 2]
+
+
+@pytest.mark.parametrize("seed", [-5, 2**32, 1.5, 3.0, True, "7", None, float("nan")])
+def test_seeds_javascript_would_wrap_are_refused(seed: object) -> None:
+    with pytest.raises(ValueError, match=r"the seed must be a whole number from 0 to 4294967295 \(2\*\*32 - 1\), got"):
+        gen.Mulberry32(seed)
+
+
+def test_the_extreme_seeds_are_accepted() -> None:
+    import numpy as np
+
+    assert gen.Mulberry32(0)() != gen.Mulberry32(2**32 - 1)()
+    assert gen.Mulberry32(np.int64(42))() == gen.Mulberry32(42)()
+
+
+@pytest.mark.parametrize("prompt, message", [
+    ([1, 1.7, 2], r"prompt word 1 is 1\.7"), ([1, True], "prompt word 1 is True"), ([2.0], r"prompt word 0 is 2\.0"),
+    ("<s> anna", "not text"), (torch.tensor([1.0, 2.0]), "tensor of torch.float32"),
+    (torch.tensor([[1, 2]]), r"shape \(1, 2\)"),
+])
+def test_prompt_ids_that_are_not_whole_numbers_are_refused(model: TinyLM, prompt: object, message: str) -> None:
+    """1.7 is not word 1: generate refuses what TinyLM.forward refuses, with the value named."""
+    with pytest.raises(ValueError, match=message):
+        gen.generate(model, prompt, 3)
+    assert gen.generate(model, torch.tensor([1, 2]), 2).prompt == [1, 2]  # an integer tensor is fine
+
+
+@pytest.mark.parametrize("positions, message", [
+    (torch.tensor([[-1]]), "positions count from 0; got position -1"),
+    (torch.tensor([[64]]), "position 64 is beyond it"),
+    (torch.tensor([[0.0]]), "positions must be an int64 tensor"),
+    (torch.tensor([[0, 1]]), r"of the ids' shape \(1, 1\)"),
+    ([[0]], "positions must be an int64 tensor"),
+])
+def test_bad_positions_are_refused(model: TinyLM, positions: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        model.step(torch.tensor([[1]]), model.new_caches(1), positions=positions)
 
 
 def test_bad_prompts_are_refused(model: TinyLM) -> None:
@@ -202,7 +336,12 @@ def test_the_widgets_numbers_are_generate_on_the_stored_model(writer) -> None:  
     writer.prompt = "<S> Ben has a dragon"
     assert writer.numbers() == {"error": "unknown word 'dragon': the model knows only its 103-word vocabulary"}
     writer.prompt = "<s> " * 64
-    assert "reads at most 64" in writer.numbers()["error"]
+    assert "the prompt has 64 words; it can have at most 63" in writer.numbers()["error"]
+    writer.prompt = "<s> " * 63  # the real limit: 63 words and the next one fill the 64 positions
+    assert "error" not in writer.numbers()
+    writer.prompt = "<s> " + "x" * 2000
+    assert writer.numbers() == {"error": f"unknown word '{'x' * 20}…' (2000 characters): the model knows only "
+                                         "its 103-word vocabulary"}
     writer.prompt = " "
     assert "the prompt is empty" in writer.numbers()["error"]
     writer.prompt, writer.steps = "<s> ben has a red kite . later", 8
@@ -212,7 +351,7 @@ def test_the_widgets_numbers_are_generate_on_the_stored_model(writer) -> None:  
     ("temperature", -0.1, "temperature must be 0"), ("temperature", 3.5, "temperature must be 0"),
     ("top_k", 0, r"top_k must be in \[1, 103\]"), ("top_k", 104, "top_k"),
     ("top_p", 0.0, "top_p must be a number in"), ("top_p", 1.2, "top_p"),
-    ("seed", -1, "seed must be an int"), ("steps", 65, r"steps must be in \[0, 64\]"),
+    ("seed", -1, "the seed must be a whole number"), ("steps", 65, r"steps must be in \[0, 64\]"),
 ])
 def test_the_widget_refuses_bad_settings(writer, trait: str, value: object, message: str) -> None:  # noqa: ANN001
     before = getattr(writer, trait)

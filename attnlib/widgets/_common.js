@@ -9,7 +9,33 @@ const PALETTE = { blue: "#0072B2", red: "#D55E00", green: "#009E73", ink: "#2222
 // --- seeded random numbers: mulberry32 + Box-Muller (same stream as slider_math.uniforms / normals) -------
 // mulberry32's state after n + 1 draws is seed + (n + 1)·0x6D2B79F5 (mod 2^32), so draw n can be
 // computed directly, without the n draws before it.
+// A seed is a whole number in [0, 2^32), or an Error with the message of attnlib._validate.require_seed:
+// `>>> 0` would silently wrap -5 to 4294967291 and 1.5 to 1, so two seeds a reader tells apart would
+// draw the same numbers.
+function requireSeed(seed) {
+  if (typeof seed !== "number" || !Number.isInteger(seed) || seed < 0 || seed > 4294967295) {
+    throw new Error(`the seed must be a whole number from 0 to 4294967295 (2**32 - 1), got ${pyRepr(seed)}`);
+  }
+  return seed;
+}
+
+// A number as Python's repr writes it in a message (nan, inf, -inf, 5, 1.5), so the page's messages are Python's.
+function pyRepr(x) {
+  if (typeof x !== "number") return JSON.stringify(x);
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  return String(x);
+}
+
+// A word as a message quotes it: a long one shortened to its first 20 characters and its length
+// (attnlib._validate.quoted_word), so that a pasted paragraph cannot stretch the page.
+function quotedWord(w) {
+  const chars = Array.from(w);
+  return chars.length <= 24 ? `'${w}'` : `'${chars.slice(0, 20).join("")}…' (${chars.length} characters)`;
+}
+
 function uniformAt(seed, n) {
+  requireSeed(seed);
   const a = (seed + Math.imul(n + 1, 0x6d2b79f5)) >>> 0;
   let t = Math.imul(a ^ (a >>> 15), a | 1);
   t ^= t + Math.imul(t ^ (t >>> 7), t | 61);

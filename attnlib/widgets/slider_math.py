@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_finite_array, require_positive, require_positive_int
+from .._validate import as_finite_array, require_positive, require_positive_int, require_seed
 from ..attention_np import scaled_dot_product_attention_np
 from ..scaling import entropy
 from ..softmax import softmax
@@ -48,13 +48,7 @@ _U32 = np.uint64(0xFFFFFFFF)
 
 
 # --- seeded generator shared with the browser ------------------------------------------------------
-def check_seed(seed: Any) -> int:
-    """Return ``seed`` if it is an int in ``[0, 2**32)``; raise ``TypeError``/``ValueError`` otherwise."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-    if not 0 <= int(seed) < 2**32:
-        raise ValueError(f"seed must be in [0, 2**32), got {seed}")
-    return int(seed)
+check_seed = require_seed  # one rule for every mulberry32 seed, Python's and the page's
 
 
 def uniforms(seed: int, n: int) -> np.ndarray:

@@ -125,14 +125,36 @@ function step(m, caches, id, position) {
 }
 
 // --- the rule (attnlib.generation.candidates and choose) ------------------------------------------
-// The words the rule chooses among, most likely first (ties: the smaller index), with their probabilities.
+// The logits, or an Error with attnlib.generation's message: NaN and +inf come from a model that
+// diverged, and all -inf leaves no word; -inf alone is a word ruled out.
+function requireLogits(logits) {
+  if (logits.length === 0) throw new Error("the logits are empty: there is no word to choose from");
+  let ruledOut = 0;
+  for (let i = 0; i < logits.length; i++) {
+    const x = logits[i];
+    if (Number.isNaN(x) || x === Infinity) {
+      throw new Error(`logit ${i} is ${pyRepr(x)}: the logits must be finite (or -inf for a word ruled out); a model whose logits are NaN or +inf has diverged`);
+    }
+    if (x === -Infinity) ruledOut += 1;
+  }
+  if (ruledOut === logits.length) throw new Error(`all ${logits.length} logits are -inf: every word is ruled out, so none can be chosen`);
+  return logits;
+}
+
+// The words the rule chooses among, most likely first (ties: the smaller index), with their
+// probabilities; a word of probability 0 is never a candidate. (z - top) / T keeps every exponent
+// <= 0, so a tiny temperature is greedy instead of inf / inf.
 function candidates(logits, rule) {
+  requireLogits(logits);
   let order = Array.from(logits, (_, i) => i);
   order.sort((a, b) => (logits[b] - logits[a]) || (a - b));
   const t = rule.greedy ? 1 : rule.temperature;
   if (rule.topK !== null) order = order.slice(0, rule.topK);
-  const top = logits[order[0]] / t;
-  let weights = order.map((i) => Math.exp(logits[i] / t - top));
+  const top = logits[order[0]];
+  let weights = order.map((i) => Math.exp((logits[i] - top) / t));
+  const positive = weights.filter((w) => w > 0).length; // sorted: the zeros come last
+  order = order.slice(0, positive);
+  weights = weights.slice(0, positive);
   let total = 0;
   for (const w of weights) total += w;
   if (rule.topP !== null && rule.topP < 1) {
@@ -150,6 +172,7 @@ function candidates(logits, rule) {
 
 function choose(logits, rule, uniform) {
   if (rule.greedy) {
+    requireLogits(logits);
     let best = 0;
     for (let i = 1; i < logits.length; i++) if (logits[i] > logits[best]) best = i;
     return best;
@@ -160,7 +183,7 @@ function choose(logits, rule, uniform) {
     running += probs[j];
     if (running > uniform) return order[j];
   }
-  return order[order.length - 1];
+  return order[order.length - 1]; // rounding left the sum just under 1: the last word of probability > 0
 }
 
 // The rule of the synced state (as WriteWithModel.rule): temperature 0 is greedy.
@@ -176,9 +199,9 @@ function promptIds(text, m) {
   if (words.length === 0) return { error: "the prompt is empty: give at least one word (a story starts with <s>)" };
   const unknown = words.filter((w) => !m.index.has(w));
   if (unknown.length) {
-    return { error: `unknown word${unknown.length > 1 ? "s" : ""} ${unknown.map((w) => `'${w}'`).join(", ")}: the model knows only its ${m.vocab.length}-word vocabulary` };
+    return { error: `unknown word${unknown.length > 1 ? "s" : ""} ${unknown.map(quotedWord).join(", ")}: the model knows only its ${m.vocab.length}-word vocabulary` };
   }
-  if (words.length >= m.context) return { error: `the prompt has ${words.length} words; the page's model reads at most ${m.context}, with room for one more` };
+  if (words.length >= m.context) return { error: `the prompt has ${words.length} words; it can have at most ${m.context - 1}, so that the model's context of ${m.context} positions has room for the next word` };
   return { words, ids: words.map((w) => m.index.get(w)) };
 }
 
@@ -247,7 +270,8 @@ function render({ model, el }) {
   });
   const seedId = nextId("seed");
   const seed = h("input", { type: "number", id: seedId, min: 0, max: 4294967295, step: 1, "data-name": "seed", class: "attnw-number" });
-  const seedRow = h("div", { class: "attnw-control" }, [h("label", { for: seedId, class: "attnw-label", text: "seed" }), seed]);
+  const seedNote = h("span", { class: "attnw-note", role: "status", "aria-live": "polite", "data-name": "seed-note" });
+  const seedRow = h("div", { class: "attnw-control" }, [h("label", { for: seedId, class: "attnw-label", text: "seed" }), seed, seedNote]);
   root.append(h("div", { class: "attnw-controls" }, [temperature.row, topK.row, topP.row, seedRow]));
 
   // the buttons
@@ -341,29 +365,36 @@ function render({ model, el }) {
     cacheLine.textContent = `The cache holds the keys and values of ${context.length} positions in each of the ${m.n_layers} blocks; word ${k + 1} is chosen from the logits of the last one.`;
   }
 
+  // A message instead of the story: a bad prompt, or a word that cannot be chosen (never a silent pick).
+  function refuse(error) {
+    message.textContent = error;
+    message.hidden = false;
+    story.hidden = true;
+    looking.hidden = true;
+    control({ done: true });
+    root.dataset.result = JSON.stringify({ error });
+  }
+
   function draw() {
     const text = model.get("prompt") || "";
     const enc = promptIds(text, m);
     const asked = Math.max(0, model.get("steps") | 0);
-    if (enc.error) {
-      message.textContent = enc.error;
-      message.hidden = false;
-      story.hidden = true;
-      looking.hidden = true;
-      control({ done: true });
-      root.dataset.result = JSON.stringify({ error: enc.error });
-      return;
-    }
+    if (enc.error) return refuse(enc.error);
     message.hidden = true;
     story.hidden = false;
     const rule = ruleOf(model, m.vocab_size);
-    const seedValue = model.get("seed") >>> 0;
+    const seedValue = model.get("seed");
     const key = JSON.stringify([enc.ids, rule, seedValue]);
-    if (key !== runKey || run === null || run.new.length > asked) {
-      run = startRun(m, enc.ids, rule, seedValue);
-      runKey = key;
+    try {
+      if (key !== runKey || run === null || run.new.length > asked) {
+        run = startRun(m, enc.ids, rule, requireSeed(seedValue));
+        runKey = key;
+      }
+      while (run.new.length < asked && !run.ended) more(m, run);
+    } catch (err) {
+      run = null;
+      return refuse(err.message);
     }
-    while (run.new.length < asked && !run.ended) more(m, run);
     const done = run.ended;
     control({ done });
     // the story: prompt words, then the new words
@@ -404,9 +435,15 @@ function render({ model, el }) {
   temperature.input.addEventListener("input", () => save(model, { temperature: Number(temperature.input.value) / 10 }));
   topK.input.addEventListener("input", () => save(model, { top_k: Number(topK.input.value) }));
   topP.input.addEventListener("input", () => save(model, { top_p: Number(topP.input.value) / 20 }));
+  // The box shows the seed in use: a typed value outside [0, 2^32) or between whole numbers is moved to
+  // the nearest seed, and the note says so; an empty box keeps the seed.
   seed.addEventListener("change", () => {
-    const v = Math.floor(Number(seed.value));
-    save(model, { seed: Number.isFinite(v) ? clamp(v, 0, 4294967295) : 0 });
+    const typed = seed.value.trim(), now = model.get("seed");
+    const v = typed === "" ? now : Number(typed);
+    const use = Number.isFinite(v) ? clamp(Math.round(v), 0, 4294967295) : now;
+    seedNote.textContent = typed === "" || use === v ? "" : `${typed.length > 24 ? typed.slice(0, 20) + "…" : typed} is not a seed (a whole number from 0 to 4294967295): using ${use}`;
+    seed.value = String(use);
+    if (use !== now) save(model, { seed: use });
   });
   shown.input.addEventListener("input", () => { focus = Number(shown.input.value); draw(); });
   next.addEventListener("click", () => { focus = null; save(model, { steps: (run ? run.new.length : 0) + 1 }); });

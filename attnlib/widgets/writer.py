@@ -26,6 +26,7 @@ import torch
 import traitlets
 
 from .. import generation
+from .._validate import quoted_word
 from ..transformer import TinyLM
 from .learned import _LearnedWidget
 from .sliders import _HERE, _es_module
@@ -199,11 +200,12 @@ class WriteWithModel(_LearnedWidget):
         if not words:
             raise ValueError("the prompt is empty: give at least one word (a story starts with <s>)")
         if unknown:
-            raise ValueError(f"unknown word{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}: "
+            raise ValueError(f"unknown word{'s' if len(unknown) > 1 else ''} {', '.join(map(quoted_word, unknown))}: "
                              f"the model knows only its {len(self.vocab)}-word vocabulary")
-        if len(words) >= self.config["context"]:
-            raise ValueError(f"the prompt has {len(words)} words; the page's model reads at most "
-                             f"{self.config['context']}, with room for one more")
+        context = self.config["context"]
+        if len(words) >= context:
+            raise ValueError(f"the prompt has {len(words)} words; it can have at most {context - 1}, so that the "
+                             f"model's context of {context} positions has room for the next word")
         return [index[w] for w in words]
 
     def numbers(self) -> dict[str, Any]:
