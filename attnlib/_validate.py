@@ -100,6 +100,14 @@ def quoted_word(word: str) -> str:
     return f"'{word}'" if len(word) <= 24 else f"'{word[:20]}…' ({len(word)} characters)"
 
 
+def quoted_words(words: list[str], limit: int = 5) -> str:
+    """Words as a message lists them: each once, in the order given, quoted by :func:`quoted_word`, at
+    most ``limit`` of them and then how many more (the page's ``quotedWords`` in ``_common.js``)."""
+    unique = list(dict.fromkeys(words))
+    shown = ", ".join(map(quoted_word, unique[:limit]))
+    return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit} more"
+
+
 def make_generator(seed: Any, *streams: int) -> np.random.Generator:
     """A NumPy generator for ``seed`` (an ``int`` >= 0, or a ``Generator`` passed through).
 

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ._validate import as_finite_array, make_generator, quoted_word, require_positive, require_positive_int
+from ._validate import as_finite_array, make_generator, quoted_words, require_positive, require_positive_int
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
 from .masks import padding_mask
@@ -367,7 +367,7 @@ def encode(sentence: str | Sequence[str]) -> tuple[list[int], int]:
     index = {w: i for i, w in enumerate(VOCAB)}
     unknown = [w for w in words if w not in index]
     if unknown:
-        raise ValueError(f"unknown word(s) [{', '.join(map(quoted_word, unknown))}]: the model knows only its "
+        raise ValueError(f"unknown word(s) [{quoted_words(unknown)}]: the model knows only its "
                          f"{len(VOCAB)}-word vocabulary")
     amb = [i for i, w in enumerate(words) if w in AMBIGUOUS]
     if len(amb) != 1:

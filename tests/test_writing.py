@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 import torch
 
@@ -393,3 +399,64 @@ def test_the_widget_syncs_with_a_live_front_end(writer) -> None:  # noqa: ANN001
                        stop=st.ID[st.END])
     assert writer.numbers()["new"] == [st.VOCAB[i] for i in ref.new]
     writer.set_state({"temperature": 0.0, "seed": 0, "steps": 8})
+
+
+# --- the page's twin: the same rules in writer.js and _common.js ------------------------------------
+_RULE_CASES = [  # (logits, rule, uniform): every case where a choice could go silently wrong, and ordinary ones
+    ([0.0, 2.0, 1.0, 2.0], gen.Rule(), None),
+    ([0.0, 2.0, 1.0, 2.0], gen.Rule(temperature=1.0, top_k=2), 0.7),
+    ([0.5, 3.0, -1.0, 2.5, 2.5], gen.Rule(temperature=1.0, top_p=0.5), 0.3),
+    ([0.0, 2.0, 1.0, 1.9, -5.0], gen.Rule(temperature=1e-308), 0.9),
+    ([3.0, 1.0, 3.0], gen.Rule(temperature=5e-324), 0.6),
+    ([0.0] * 10 + [-800.0], gen.Rule(temperature=1.0), 1 - 2**-53),
+    ([float("-inf"), 1.0, float("-inf"), 0.5], gen.Rule(temperature=2.0), 0.99),
+    ([], gen.Rule(), None), ([], gen.Rule(temperature=1.0), 0.5),
+    ([0.0, float("nan"), 1.0], gen.Rule(), None), ([0.0, float("nan"), 1.0], gen.Rule(temperature=1.0), 0.5),
+    ([0.0, float("inf")], gen.Rule(temperature=0.5, top_k=1), 0.5), ([float("-inf")] * 3, gen.Rule(), None),
+]
+_SEEDS = [0, 42, 2**32 - 1, -5, 2**32, 1.5, 1e12]
+
+
+def _python_side(logits: list, rule: gen.Rule, uniform: float | None) -> dict:
+    try:
+        return {"candidates": list(gen.candidates(logits, rule)), "choice": gen.choose(logits, rule, uniform)}
+    except ValueError as err:
+        return {"error": str(err)}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_pages_rules_and_seeds_are_pythons() -> None:
+    """writer.js's candidates and choose, and _common.js's requireSeed and quotedWord, run in node on the
+    cases above: the same words and probabilities, or the same error message, as attnlib."""
+    from attnlib._validate import quoted_word, quoted_words, require_seed
+
+    here = Path(__file__).resolve().parents[1] / "attnlib" / "widgets"
+    cases = [[[x if math.isfinite(x) else str(x) for x in z], {"greedy": r.greedy, "temperature": r.temperature,
+              "topK": r.top_k, "topP": r.top_p}, u] for z, r, u in _RULE_CASES]
+    script = "".join((here / f).read_text(encoding="utf-8") for f in ("_dom.js", "_common.js", "writer.js")) + """
+const num = (x) => (typeof x === "string" ? Number(x.replace("inf", "Infinity")) : x);
+const attempt = (f) => { try { return f(); } catch (err) { return { error: err.message }; } };
+const cases = JSON.parse(process.argv[1]);
+const rules = cases.map(([z, rule, u]) => attempt(() => {
+  const logits = Float64Array.from(z.map(num)), c = candidates(logits, rule);
+  return { candidates: [c.order, c.probs], choice: choose(logits, rule, u) };
+}));
+const seeds = JSON.parse(process.argv[2]).map((s) => attempt(() => ({ first: uniformAt(s, 0) })));
+const words = ["bank", "x".repeat(2000), "é".repeat(30)].map(quotedWord);
+const lists = [quotedWords(["a", "b", "a"]), quotedWords("abcdefgh".split("")), quotedWords(Array(300).fill("bank"))];
+console.log(JSON.stringify({ rules, seeds, words, lists }));
+"""
+    out = json.loads(subprocess.run(["node", "--input-type=module", "-e", script, json.dumps(cases), json.dumps(_SEEDS)],
+                                    capture_output=True, text=True, check=True, timeout=60).stdout)
+    assert out["rules"] == [_python_side(*c) for c in _RULE_CASES]
+    errors = 0
+    for seed, page in zip(_SEEDS, out["seeds"], strict=True):
+        try:
+            assert page == {"first": gen.Mulberry32(require_seed(seed))()}
+        except ValueError as err:
+            errors += 1
+            assert page == {"error": str(err).replace("1000000000000.0", "1000000000000")}  # JS prints 1e12 without .0
+    assert errors == 4
+    assert out["words"] == [quoted_word(w) for w in ["bank", "x" * 2000, "é" * 30]]
+    assert out["lists"] == [quoted_words(["a", "b", "a"]), quoted_words(list("abcdefgh")), quoted_words(["bank"] * 300)]
+    assert out["lists"] == ["'a', 'b'", "'a', 'b', 'c', 'd', 'e' and 3 more", "'bank'"]

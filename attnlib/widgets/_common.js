@@ -34,6 +34,13 @@ function quotedWord(w) {
   return chars.length <= 24 ? `'${w}'` : `'${chars.slice(0, 20).join("")}…' (${chars.length} characters)`;
 }
 
+// Words as a message lists them: each once, at most `limit`, then how many more (attnlib._validate.quoted_words).
+function quotedWords(words, limit = 5) {
+  const unique = [...new Set(words)];
+  const shown = unique.slice(0, limit).map(quotedWord).join(", ");
+  return unique.length <= limit ? shown : `${shown} and ${unique.length - limit} more`;
+}
+
 function uniformAt(seed, n) {
   requireSeed(seed);
   const a = (seed + Math.imul(n + 1, 0x6d2b79f5)) >>> 0;

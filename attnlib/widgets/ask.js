@@ -33,7 +33,7 @@ function encode(text, m) {
   if (words.length === 0) return { error: `the sentence is empty: give 1 to ${m.max_len} words, one of them ${m.ambiguous.map((w) => `'${w}'`).join(" or ")}` };
   if (words.length > m.max_len) return { error: `the sentence has ${words.length} words; the model reads at most ${m.max_len}` };
   const unknown = words.filter((w) => !m.index.has(w));
-  if (unknown.length) return { error: `unknown word(s) [${unknown.map(quotedWord).join(", ")}]: the model knows only its ${m.vocab.length}-word vocabulary` };
+  if (unknown.length) return { error: `unknown word(s) [${quotedWords(unknown)}]: the model knows only its ${m.vocab.length}-word vocabulary` };
   const amb = [];
   words.forEach((w, i) => { if (m.ambiguous.includes(w)) amb.push(i); });
   if (amb.length !== 1) return { error: `the sentence needs exactly one ambiguous word (${m.ambiguous.join(" or ")}), got ${amb.length}` };

@@ -199,7 +199,7 @@ function promptIds(text, m) {
   if (words.length === 0) return { error: "the prompt is empty: give at least one word (a story starts with <s>)" };
   const unknown = words.filter((w) => !m.index.has(w));
   if (unknown.length) {
-    return { error: `unknown word${unknown.length > 1 ? "s" : ""} ${unknown.map(quotedWord).join(", ")}: the model knows only its ${m.vocab.length}-word vocabulary` };
+    return { error: `unknown word${new Set(unknown).size > 1 ? "s" : ""} ${quotedWords(unknown)}: the model knows only its ${m.vocab.length}-word vocabulary` };
   }
   if (words.length >= m.context) return { error: `the prompt has ${words.length} words; it can have at most ${m.context - 1}, so that the model's context of ${m.context} positions has room for the next word` };
   return { words, ids: words.map((w) => m.index.get(w)) };

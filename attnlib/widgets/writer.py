@@ -26,7 +26,7 @@ import torch
 import traitlets
 
 from .. import generation
-from .._validate import quoted_word
+from .._validate import quoted_words
 from ..transformer import TinyLM
 from .learned import _LearnedWidget
 from .sliders import _HERE, _es_module
@@ -200,7 +200,7 @@ class WriteWithModel(_LearnedWidget):
         if not words:
             raise ValueError("the prompt is empty: give at least one word (a story starts with <s>)")
         if unknown:
-            raise ValueError(f"unknown word{'s' if len(unknown) > 1 else ''} {', '.join(map(quoted_word, unknown))}: "
+            raise ValueError(f"unknown word{'s' if len(set(unknown)) > 1 else ''} {quoted_words(unknown)}: "
                              f"the model knows only its {len(self.vocab)}-word vocabulary")
         context = self.config["context"]
         if len(words) >= context:
