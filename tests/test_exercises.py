@@ -154,6 +154,40 @@ def test_code_exercise(eid: str) -> None:
     assert v.status == "not-yet" and "First failing case: case 1" in v.detail and "expected" in v.detail
 
 
+def _as_lists(x):  # noqa: ANN001, ANN202
+    """``x`` with every tensor or array in it as nested Python lists (booleans stay booleans)."""
+    if isinstance(x, (torch.Tensor, np.ndarray)):
+        return x.tolist()
+    if isinstance(x, (tuple, list)):
+        return [_as_lists(v) for v in x]
+    return x
+
+
+def _as_tuples(x):  # noqa: ANN001, ANN202
+    """``x`` with every vector in it as a tuple of Python numbers (a reader's ``tuple(counts)``)."""
+    if isinstance(x, (torch.Tensor, np.ndarray)) and x.ndim == 1:
+        return tuple(x.tolist())
+    if isinstance(x, (tuple, list)):
+        return [_as_tuples(v) for v in x] if isinstance(x, list) else tuple(_as_tuples(v) for v in x)
+    return x
+
+
+@pytest.mark.parametrize("repack", [_as_lists, _as_tuples], ids=["lists", "tuples"])
+@pytest.mark.parametrize("eid", CODE_IDS)
+def test_the_right_result_in_any_sequence_is_right(eid: str, repack) -> None:  # noqa: ANN001
+    """[k, v] where (k, v) is asked, a tuple of counts for a vector, nested lists of booleans for a
+    mask: the same contents are the same answer."""
+    reference = EXERCISES[eid].answer.reference
+    v = diagnose(eid, lambda *args: repack(reference(*args)))
+    assert v.status == "correct", v.text()
+
+
+def test_a_list_of_floats_for_a_boolean_mask_is_named_for_what_it_is() -> None:
+    reference = EXERCISES["11.2"].answer.reference
+    v = diagnose("11.2", lambda *args: reference(*args).float().tolist())
+    assert v.status == "not-yet" and "not a list of numbers" in v.message, v.text()
+
+
 @pytest.mark.parametrize("eid", CODE_IDS)
 def test_code_bad_input(eid: str) -> None:
     def raises(*args):  # noqa: ANN002, ANN202

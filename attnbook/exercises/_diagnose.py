@@ -139,11 +139,19 @@ def check(exercise_id: str, answer: Any, *, timeout: float = CODE_TIMEOUT) -> No
 
 # --- code exercises ----------------------------------------------------------------------------
 
-def _parts(x: Any) -> list[np.ndarray] | None:
-    """A function's result as a list of float arrays (a tuple gives several), or None if it is not numeric."""
-    items = list(x) if isinstance(x, tuple) else [x]
+def _items(x: Any, n: int) -> list[Any]:
+    """A function's result split into the ``n`` parts the reference returns: with ``n > 1``, any
+    sequence of ``n`` items (a tuple, or a list such as ``[k, v]``); with ``n == 1``, the whole result
+    is one part (a tuple of counts is a vector)."""
+    if n > 1 and isinstance(x, (tuple, list)) and len(x) == n:
+        return list(x)
+    return [x]
+
+
+def _parts(x: Any, n: int = 1) -> list[np.ndarray] | None:
+    """A function's result as ``n`` float arrays (:func:`_items`), or None if it is not numeric."""
     out = []
-    for item in items:
+    for item in _items(x, n):
         if item is None or isinstance(item, (str, bytes, dict)):
             return None
         if isinstance(item, torch.Tensor) and item.dtype.is_complex:
@@ -158,10 +166,21 @@ def _parts(x: Any) -> list[np.ndarray] | None:
     return out
 
 
-def _is_bool(x: Any) -> list[bool]:
-    """For each part of a function's result (a tuple gives several), whether it is a boolean tensor/array."""
-    items = list(x) if isinstance(x, tuple) else [x]
-    return [isinstance(i, (torch.Tensor, np.ndarray)) and i.dtype in (torch.bool, np.bool_) for i in items]
+def _is_bool(x: Any, n: int = 1) -> list[bool]:
+    """For each of the ``n`` parts of a function's result, whether it holds booleans: a boolean tensor
+    or array, or (nested) lists of True and False."""
+    def one(item: Any) -> bool:
+        try:
+            return np.asarray(_plain(item)).dtype == np.bool_
+        except (TypeError, ValueError):
+            return False
+    return [one(i) for i in _items(x, n)]
+
+
+def _kind_of(part: Any) -> str:
+    """What a returned mask is made of, for the boolean-mask message: its dtype, or 'a list of numbers'."""
+    dtype = getattr(part, "dtype", None)
+    return str(dtype) if dtype is not None else f"a {_describe(part)} of numbers"
 
 
 def _same(a: list[np.ndarray], b: list[np.ndarray], rtol: float, atol: float) -> bool:
@@ -193,7 +212,8 @@ def _diagnose_code(ex: Exercise, spec: Code, fn: Any, timeout: float) -> Verdict
         raise AnswerError(f"Pass your function itself, e.g. check({ex.id!r}, {name}) — got a {_describe(fn)}.")
     cases = spec.make_cases()
     references = [spec.reference(*(_copy(a) for a in args)) for args in cases]
-    expected = [_parts(r) for r in references]
+    n = len(references[0]) if isinstance(references[0], tuple) else 1  # the parts of the answer
+    expected = [_parts(r, n) for r in references]
     got: list[list[np.ndarray]] = []
     not_bool: str | None = None  # set when a boolean mask is asked for and a number tensor came back
     for i, args in enumerate(cases, start=1):
@@ -206,13 +226,12 @@ def _diagnose_code(ex: Exercise, spec: Code, fn: Any, timeout: float) -> Verdict
             raise AnswerError(f"Your function raised {type(value).__name__}: {value} — on {where}.")
         if value is None:
             raise AnswerError(f"Your function returned None on {where}: did you forget 'return'?")
-        parts = _parts(value)
+        parts = _parts(value, n)
         if parts is None or len(parts) != len(expected[i - 1]):
             raise AnswerError(f"Your function returned a {_describe(value)} on {where}; expected {spec.returns}.")
-        wanted, given = _is_bool(references[i - 1]), _is_bool(value)
+        wanted, given = _is_bool(references[i - 1], n), _is_bool(value, n)
         if not_bool is None and any(w and not g for w, g in zip(wanted, given)):
-            part = value[wanted.index(True)] if isinstance(value, tuple) else value
-            not_bool = BOOL_MASK_MESSAGE.format(dtype=getattr(part, "dtype", _describe(part)))
+            not_bool = BOOL_MASK_MESSAGE.format(dtype=_kind_of(_items(value, n)[wanted.index(True)]))
         got.append(parts)
     if all(_same(g, e, spec.rtol, spec.atol) for g, e in zip(got, expected)):
         if not_bool is not None:  # the right 0/1 pattern in a float tensor masks nothing
@@ -221,7 +240,7 @@ def _diagnose_code(ex: Exercise, spec: Code, fn: Any, timeout: float) -> Verdict
     for m in ex.mistakes:
         if m.impl is None:
             continue
-        wrong = [_parts(m.impl(*(_copy(a) for a in args))) for args in cases]
+        wrong = [_parts(m.impl(*(_copy(a) for a in args)), n) for args in cases]
         if all(w is not None and _same(g, w, spec.rtol, spec.atol) for g, w in zip(got, wrong)):
             return _verdict(ex, "misconception", "", mistake=m)
     for i, (g, e, args) in enumerate(zip(got, expected, cases), start=1):

@@ -22,7 +22,8 @@ REDIRECTS = {p for p in PAGES if 'http-equiv="refresh"' in (SITE / p).read_text(
 # Pages whose captions the contrast check must find (figures, and widget panels with captions).
 CAPTIONED = ("book/10_playground.html", "book/14_multihead_causal.html")
 # The card every widget draws, in every theme: white, with dark ink.
-WIDGET_CARD = ["rgb(255, 255, 255)", "rgb(34, 34, 34)"]
+#: A widget card's background and ink in each theme (attnlib/widgets/widgets.css).
+WIDGET_CARD = {"light": ["rgb(255, 255, 255)", "rgb(34, 34, 34)"], "dark": ["rgb(29, 33, 39)", "rgb(232, 232, 232)"]}
 
 
 def _axe_summary(violations: list[dict]) -> str:
@@ -101,7 +102,7 @@ def captions_readable(r: PageReading) -> list[str]:
 
 def widgets_accessible(r: PageReading) -> list[str]:
     """On a page with sliders: no axe violation of any impact inside the widgets, in either theme,
-    and every card stays a white card with dark ink."""
+    and every card takes its theme's colours (a white card with dark ink, a dark one with light ink)."""
     if r.name not in WIDGET_PAGES:
         return []
     problems = []
@@ -111,8 +112,8 @@ def widgets_accessible(r: PageReading) -> list[str]:
             problems.append(f"{theme}: no widget card on the page when axe ran")
         problems += [f"{theme}: axe in a widget: {v['id']}, {len(v['nodes'])} nodes, e.g. {v['nodes'][0]['html'][:120]}"
                      for v in t.widget_axe]
-        if any(card != WIDGET_CARD for card in t.widget_cards):
-            problems.append(f"{theme}: widget cards coloured {t.widget_cards}, not {WIDGET_CARD}")
+        if any(card != WIDGET_CARD[theme] for card in t.widget_cards):
+            problems.append(f"{theme}: widget cards coloured {t.widget_cards}, not {WIDGET_CARD[theme]}")
     return problems
 
 

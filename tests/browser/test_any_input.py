@@ -1,0 +1,150 @@
+"""Pages that survive any input, on the built site with every other host blocked: every control of
+every widget takes long, empty, Unicode and out-of-range values without an error, a NaN or a page
+wider than the screen; a long unknown word is shortened in the writer's and the ask widget's message;
+the writer's seed box shows the seed in use; and the widget and exercise cards read right in both
+themes (a card's native controls are drawn for its own background).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bookdev import widgets as wd
+from bookdev.site import PHONE, WIDGET_PAGES, set_theme
+
+from . import writer_driver as xd
+
+pytestmark = pytest.mark.browser
+
+LONG_WORD = "x" * 2000
+# What a reader may type or paste into each kind of control.
+VALUES = {
+    "text": ["", "   ", LONG_WORD, "日本語 ünïcödé 🙂 <b>bold</b> \u202eevil", "bank " * 300],
+    "number": ["", "-5", "1e12", "2.5", "-0", "99999999999999999999999", "NaN"],
+    "range": ["-1e9", "1e9", "", "0.5", "NaN"],
+    "checkbox": [True, False, True],
+}
+
+# Every control of every widget on the page gets every value above (an input and a change event each),
+# then every button is pressed once; after each, the widget must show no NaN, Infinity or undefined,
+# the page must be no wider than the window, and the card no wider than itself.
+_FUZZ = """(values) => {
+  const problems = [];
+  const look = (root, what) => {
+    const text = root.innerText;
+    for (const bad of ["NaN", "Infinity", "undefined"]) if (text.includes(bad)) problems.push(`${what}: shows ${bad}`);
+    const page = document.scrollingElement.scrollWidth, win = document.documentElement.clientWidth;
+    if (page > win + 1) problems.push(`${what}: the page is ${page} px wide in a ${win} px window`);
+    if (root.scrollWidth > root.clientWidth + 1) problems.push(`${what}: the card overflows (${root.scrollWidth} > ${root.clientWidth})`);
+  };
+  const cards = [...document.querySelectorAll(".attnw")];
+  cards.forEach((root, c) => {
+    const title = (root.querySelector(".attnw-title") || root).textContent.slice(0, 40);
+    for (const el of root.querySelectorAll("input, select, textarea")) {
+      const kind = el.tagName === "INPUT" ? el.type : "text";
+      const tried = el.tagName === "SELECT" ? [...el.options].map((o) => o.value).concat(["", "no such option"]) : (values[kind] || []);
+      for (const v of tried) {
+        if (el.disabled) break;
+        if (kind === "checkbox") el.checked = v; else el.value = String(v);
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+        look(root, `${title} / ${el.dataset.name || el.name || kind} = ${JSON.stringify(String(v)).slice(0, 40)}`);
+      }
+    }
+    for (const b of root.querySelectorAll("button")) {
+      if (b.disabled) continue;
+      b.click();
+      look(root, `${title} / button ${b.textContent.slice(0, 30)}`);
+    }
+  });
+  return { cards: cards.length, problems };
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, PHONE["width"]], ids=["desktop", "phone"])
+@pytest.mark.parametrize("name", WIDGET_PAGES)
+def test_every_widget_survives_any_input(name: str, width: int, open_page) -> None:  # noqa: ANN001
+    page, log = open_page(name)
+    page.set_viewport_size({"width": width, "height": 900})
+    wd.wait_for_widgets(page)
+    out = page.evaluate(_FUZZ, VALUES)
+    assert out["cards"] > 0, f"{name}: no widget card"
+    assert out["problems"] == [], f"{name} at {width} px: {out['problems'][:10]}"
+    assert log.page_errors == [] and log.console_errors == [], (log.page_errors, log.console_errors)
+    assert log.external == []
+
+
+def _message_and_widths(w: wd.Widget, name: str) -> list:
+    return w.page.evaluate(f"""() => {{ const r = {w.root}; const m = r.querySelector('[data-name="{name}"]');
+      return [m.textContent, document.scrollingElement.scrollWidth, document.documentElement.clientWidth,
+              m.getBoundingClientRect().right, r.getBoundingClientRect().right]; }}""")
+
+
+@pytest.mark.parametrize("width", [1280, PHONE["width"]], ids=["desktop", "phone"])
+def test_a_long_unknown_word_is_shortened_in_the_writer(width: int, offline_page, site_url) -> None:  # noqa: ANN001
+    page, log = offline_page
+    page.set_viewport_size({"width": width, "height": 900})
+    w = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
+    xd.set_controls(w, prompt=f"<s> pia has a {LONG_WORD}")
+    ref = xd.twin(w, prompt=f"<s> pia has a {LONG_WORD}").numbers()
+    text, page_w, win, msg_right, card_right = _message_and_widths(w, "message")
+    assert text == ref["error"] == (f"unknown word '{'x' * 20}…' (2000 characters): the model knows only its "
+                                    f"{len(w.state['vocab'])}-word vocabulary")
+    assert page_w <= win and msg_right <= card_right <= win, (page_w, win, msg_right, card_right)
+
+
+@pytest.mark.parametrize("width", [1280, PHONE["width"]], ids=["desktop", "phone"])
+def test_a_long_unknown_word_is_shortened_in_the_ask_widget(width: int, offline_page, site_url) -> None:  # noqa: ANN001
+    page, log = offline_page
+    page.set_viewport_size({"width": width, "height": 900})
+    ask = next(w for w in wd.load_widget_page(page, site_url, "book/17_learning.html") if w.kind == "AskModel")
+    ask.page.evaluate(f"""(t) => {{ const i = {ask.root}.querySelector('input[type="text"]'); i.value = t;
+      i.dispatchEvent(new Event("input", {{ bubbles: true }})); }}""", f"the bank {LONG_WORD}")
+    text, page_w, win, msg_right, card_right = _message_and_widths(ask, "message")
+    assert f"'{'x' * 20}…' (2000 characters)" in text and LONG_WORD not in text, text[:200]
+    assert page_w <= win and msg_right <= card_right <= win, (page_w, win, msg_right, card_right)
+
+
+@pytest.mark.parametrize(("typed", "used"), [("-5", 0), ("1e12", 4294967295), ("2.7", 3), ("4294967296", 4294967295),
+                                             ("17", 17)])
+def test_the_seed_box_shows_the_seed_in_use(typed: str, used: int, offline_page, site_url) -> None:  # noqa: ANN001
+    page, _ = offline_page
+    w = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
+    box, note = w.page.evaluate(f"""(typed) => {{ const r = {w.root}; const s = r.querySelector('input[data-name="seed"]');
+      s.focus(); s.value = typed; s.dispatchEvent(new Event("change", {{ bubbles: true }}));
+      return [s.value, r.querySelector('[data-name="seed-note"]').textContent]; }}""", typed)
+    assert box == str(used), f"typed {typed}: the box shows {box}, the seed in use is {used}"
+    assert (note == "") == (typed == str(used)), note
+    if note:
+        assert note.endswith(f"using {used}"), note
+    xd.press(w, "restart")
+    xd.press(w, "next", 3)
+    assert xd.result(w)["new"] == xd.twin(w, seed=used, steps=3).numbers()["new"]
+
+
+def _radio_and_card(page) -> list:  # noqa: ANN001
+    """Per theme: the colour at the centre of the first exercise card's first unchecked radio button
+    (its inner fill, as drawn), and the card's background, both as 0-255 grey levels."""
+    box = page.evaluate("""() => { const r = [...document.querySelectorAll('.attnex input[type="radio"]')].find((e) => !e.checked);
+      r.scrollIntoView({ block: "center" }); const b = r.getBoundingClientRect();
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 }; }""")
+    shot = page.screenshot(clip={"x": box["x"] - 1, "y": box["y"] - 1, "width": 2, "height": 2})
+    import io
+
+    import matplotlib.image
+
+    centre = matplotlib.image.imread(io.BytesIO(shot), format="png")[..., :3].mean() * 255
+    card = page.evaluate("""() => getComputedStyle(document.querySelector('.attnex')).backgroundColor
+      .match(/\\d+/g).slice(0, 3).map(Number)""")
+    return [centre, sum(card) / 3]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_exercise_cards_and_their_radio_buttons_read_right_in_both_themes(theme: str, open_page) -> None:  # noqa: ANN001
+    """An unchecked radio button is hollow: its inside has the card's own shade (a light card and a light
+    inside, a dark card and a dark inside), not a filled disc of the other theme's colour."""
+    page, _ = open_page("book/05_softmax.html")
+    set_theme(page, theme)
+    centre, card = _radio_and_card(page)
+    assert (card > 128) == (theme == "light"), f"{theme}: the card's background is {card:.0f} of 255"
+    assert abs(centre - card) < 60, f"{theme}: an unchecked radio button's inside is {centre:.0f}, its card {card:.0f}"
