@@ -130,11 +130,12 @@ test: $(STAMP) $(NPM_STAMP) browser-deps
 # nbval on every chapter again, with torch, numpy and the BLAS libraries forced onto generic CPU kernels
 # and one thread: what another x86-64 CPU (no AVX-512, say) computes differs from ours only in the last
 # digits, so the stored outputs, figures and widget state must not depend on them. .ci/run runs it
-# after make test. NPY_DISABLE_CPU_FEATURES lists the SIMD extensions this numpy would dispatch to.
+# after make test. NPY_DISABLE_CPU_FEATURES lists every SIMD extension this numpy would dispatch to (read
+# with the variable unset, so a caller that already disabled some, to mimic an AVX2 CPU, still gets them all).
 PORTABLE_ENV = ATEN_CPU_CAPABILITY=default MKL_ENABLE_INSTRUCTIONS=SSE4_2 MKL_CBWR=COMPATIBLE DNNL_MAX_CPU_ISA=SSE41 \
   OPENBLAS_CORETYPE=Prescott OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 test-portable: $(STAMP)
-	@$(PYTEST_RC) feats="$$($(BIN)/python -c 'from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f; print(" ".join(x for x in d if f.get(x)))')"; \
+	@$(PYTEST_RC) feats="$$(env -u NPY_DISABLE_CPU_FEATURES $(BIN)/python -c 'from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f; print(" ".join(x for x in d if f.get(x)))')"; \
 	echo "==> nbval on every chapter with generic CPU kernels and one thread (numpy without: $${feats:-nothing})"; \
 	export $(PORTABLE_ENV) NPY_DISABLE_CPU_FEATURES="$$feats"; pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report \
 	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 book/

@@ -11,12 +11,11 @@ import numpy as np
 import pytest
 import yaml
 
-from attnbook import exercises
-from attnbook.exercises import EXERCISES, _load
+from attnbook.exercises import EXERCISES, _catalog, _load
 from attnbook.exercises._registry import ChapterCode, Numbers
 from tests._project import ROOT, pyproject_toml
 
-DATA_MODULES = exercises._MODULES
+DATA_MODULES = _catalog._MODULES
 CHAPTERS = [m.code.chapter for m in DATA_MODULES]
 
 
@@ -90,7 +89,7 @@ _ONE = {
     "chapter": "99_test", "sections": {"main": "Main"},
     "exercises": [{
         "id": "99.1", "kind": "compute", "skill": "a value", "section": "main",
-        "prompt": "Given {x:.2f}, enter twice it.", "answer": {"value": "answer", "tol": 0.001, "expect": "one number"},
+        "prompt": "Given {x:.2f}, enter twice it.", "answer": {"type": "numeric", "value": "answer", "tol": 0.001, "expect": "one number"},
         "mistakes": [{"id": "same", "label": "the value itself", "hint": "Double it.", "value": "same"},
                      {"id": "half", "label": "halved", "hint": "Twice, not half.", "section": "main", "value": "half"}],
         "hint": "Multiply by 2.",
@@ -126,9 +125,19 @@ def test_a_made_up_chapter_loads(tmp_path: Path) -> None:
 
 
 def test_a_name_with_no_function_fails(tmp_path: Path) -> None:
-    data = _changed(answer={"value": "no_such_function", "tol": 0.001, "expect": "one number"})
+    data = _changed(answer={"type": "numeric", "value": "no_such_function", "tol": 0.001, "expect": "one number"})
     with pytest.raises(KeyError, match="no function 'no_such_function'"):
         _load.load(_chapter(), _write(tmp_path, data))
+
+
+@pytest.mark.parametrize("answer_type", [None, "multiple", 3])
+def test_an_answer_names_its_type(tmp_path: Path, answer_type: object) -> None:
+    """The answer's type is read, never guessed from which keys are present."""
+    answer = {"value": "answer", "tol": 0.001, "expect": "one number"}
+    if answer_type is not None:
+        answer["type"] = answer_type
+    with pytest.raises(ValueError, match=f"the answer needs a type, one of .*; got {answer_type!r}"):
+        _load.load(_chapter(), _write(tmp_path, _changed(answer=answer)))
 
 
 def test_a_field_with_no_value_fails(tmp_path: Path) -> None:

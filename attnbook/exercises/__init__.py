@@ -13,8 +13,8 @@ Used in: the "Exercises" section of the chapters, and the "Exercises" page.
 
 from __future__ import annotations
 
+from ._catalog import EXERCISES, by_chapter
 from ._diagnose import check, diagnose
-from ._load import chapter_modules, exercises_of
 from ._page import Catalogue, ExerciseSet, catalogue, export, show
 from ._types import (
     KIND_LABELS,
@@ -29,21 +29,6 @@ from ._types import (
     Trained,
     Verdict,
 )
-
-_MODULES = chapter_modules()  # every <slug>.py of this package, in reading order
-EXERCISES: dict[str, Exercise] = {ex.id: ex for mod in _MODULES for ex in exercises_of(mod)}
-
-
-# The types are documented here, where readers import them from (the API reference links to them).
-for _cls in (Catalogue, Choice, Code, Exercise, ExerciseSet, FindError, Misconception, Mistake, Numeric, Section,
-             Trained, Verdict):
-    _cls.__module__ = __name__
-
-
-def by_chapter(chapter: str) -> list[Exercise]:
-    """The exercises of one chapter ("07"), in order."""
-    return [ex for ex in EXERCISES.values() if ex.chapter == chapter]
-
 
 __all__ = ["EXERCISES", "KIND_LABELS", "Catalogue", "Choice", "Code", "Exercise", "ExerciseSet", "FindError", "Misconception", "Mistake",
            "Numeric", "Section", "Trained", "Verdict", "by_chapter", "catalogue", "check", "diagnose", "export", "show"]

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from ._catalog import EXERCISES
 from ._parsing import AnswerError, _describe, _matches, _parse_option, _plain, parse_numbers
 from ._runner import _call, _copy
 from ._types import (
@@ -110,8 +111,6 @@ def _diagnose_find_error(ex: Exercise, spec: FindError, answer: Any) -> Verdict:
 def diagnose(exercise_id: str, answer: Any, *, timeout: float = CODE_TIMEOUT) -> Verdict:
     """The verdict on ``answer`` to exercise ``exercise_id`` (e.g. ``"07.2"``); never raises for a
     bad answer (that is an ``invalid`` verdict saying what is wrong)."""
-    from . import EXERCISES  # inside: the package's __init__ imports this module, then builds the registry
-
     if not isinstance(exercise_id, str) or exercise_id not in EXERCISES:
         raise KeyError(f"no exercise {exercise_id!r}; the ids look like '07.2' (see the Exercises page)")
     ex = EXERCISES[exercise_id]

@@ -5,12 +5,12 @@ A chapter's slug is its notebook's stem (``07_i_am_happy``); its file has ``chap
 ``exercises``, a list of records::
 
     id, kind, skill, section, prompt, hint, why (optional)
-    answer:   one of
-              {value: fn, tol, expect}                               (a number, vector or shape)
-              {options: {a: text, ...}, correct: a | correct_from: fn}  (multiple choice)
-              {steps: {a: text, ...}, wrong_step, value: fn, tol, expect, value_hint}   (find the error)
-              {signature, returns, reference: fn, cases: fn, seed, rtol, atol (optional)}   (code)
-              {signature, returns, data: fn, threshold: fn, timeout (optional)}   (code: train a model)
+    answer:   its type, then that type's keys, one of
+              {type: numeric, value: fn, tol, expect}                      (a number, vector or shape)
+              {type: choice, options: {a: text, ...}, correct: a | correct_from: fn}  (multiple choice)
+              {type: find-error, steps: {a: text, ...}, wrong_step, value: fn, tol, expect, value_hint}
+              {type: code, signature, returns, reference: fn, cases: fn, seed, rtol, atol (optional)}
+              {type: trained, signature, returns, data: fn, threshold: fn, timeout (optional)}  (train a model)
     mistakes: a list of {id, label, hint, section (optional), and one of value: fn | option: key | impl: fn
               | outcome: one-class or memorised (a training exercise)}
 
@@ -91,9 +91,10 @@ def _options(items: Any, values: dict[str, Any], where: str) -> list[tuple[str, 
 
 
 def _answer(spec: dict[str, Any], code: ChapterCode, values: dict[str, Any], where: str) -> Any:
-    kind = ("trained" if "data" in spec else "code" if "signature" in spec else "find-error" if "steps" in spec
-            else "choice" if "options" in spec else "numeric")
-    _keys_known(spec, _ANSWER_KEYS[kind], where)
+    kind = spec.get("type") if isinstance(spec, dict) else None
+    if kind not in _ANSWER_KEYS:
+        raise ValueError(f"{where}: the answer needs a type, one of {sorted(_ANSWER_KEYS)}; got {kind!r}")
+    _keys_known(spec, _ANSWER_KEYS[kind] | {"type"}, where)
     if kind == "trained":
         extra = {k: spec[k] for k in ("timeout",) if k in spec}
         return Trained(text(spec["signature"], values, f"{where}.signature"), text(spec["returns"], values, f"{where}.returns"),

@@ -18,6 +18,7 @@ from typing import Any
 
 from attnlib.widgets import dom_helpers_js
 
+from ._catalog import EXERCISES, by_chapter
 from ._types import KIND_LABELS, REPOSITORY, TITLES, Choice, Code, Exercise, FindError, Numeric, Trained
 
 _HERE = Path(__file__).resolve().parent
@@ -124,8 +125,6 @@ class ExerciseSet:
 
 def show(chapter: str) -> ExerciseSet:
     """The exercises of ``chapter`` ("07") for display (the chapter's Exercises section)."""
-    from . import by_chapter  # inside: the package's __init__ imports this module first (a cycle)
-
     found = by_chapter(chapter)
     if not found:
         raise ValueError(f"no exercises for chapter {chapter!r}; chapters look like '07'")
@@ -182,6 +181,4 @@ _CATALOGUE_CSS = (
 
 def catalogue() -> Catalogue:
     """Every exercise of the book, by chapter (the "Exercises" page)."""
-    from . import EXERCISES  # inside: the package's __init__ imports this module first (a cycle)
-
     return Catalogue(list(EXERCISES.values()))
