@@ -73,16 +73,16 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
     assert 'execute_notebooks: "off"' in copied or "execute_notebooks: 'off'" in copied or "execute_notebooks: off" in copied
     assert config()["latex"]["latex_engine"] == "xelatex"
     assert "## " not in (tmp_path / "src" / "book" / "intro.md").read_text(encoding="utf-8")
-    # the widgets of chapters 16 and 17 print their default figure too
-    for chapter, count in (("15_decoding", 1), ("17_learning", 2)):
+    # the widgets of chapters 16 and 18 print their default figure too
+    for chapter, count in (("16_decoding", 1), ("18_learning", 2)):
         nb = json.loads((tmp_path / "src" / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
         printed = [o for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
                    and "".join(o["data"].get("text/plain", "")).startswith(pdf_source.PRINT_FIGURES)]
         assert len(printed) == count, chapter
 
 
-@pytest.mark.parametrize(("chapter", "name"), [("15_decoding", "DecodingStepper"), ("17_learning", "TrainingReplay"),
-                                               ("17_learning", "AskModel"), ("19_a_model_that_writes", "WriteWithModel")])
+@pytest.mark.parametrize(("chapter", "name"), [("16_decoding", "DecodingStepper"), ("18_learning", "TrainingReplay"),
+                                               ("18_learning", "AskModel"), ("20_a_model_that_writes", "WriteWithModel")])
 def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str, name: str) -> None:
     nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     state = nb["metadata"]["widgets"][pdf_source.STATE_MIME]["state"]
