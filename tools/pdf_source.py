@@ -46,7 +46,7 @@ STATE_MIME = "application/vnd.jupyter.widget-state+json"
 COPIED = ("_toc.yml", "book", "_ext", "_templates")
 #: The widgets drawn as their default figure in print; any other widget gets the line alone.
 PRINT_FIGURES = ("SoftmaxSharpening", "TemperatureSlider", "DotProductSpread", "GeometricAttention",
-                 "DecodingStepper", "TrainingReplay", "AskModel", "WriteWithModel")
+                 "RotaryPositions", "DecodingStepper", "TrainingReplay", "AskModel", "WriteWithModel")
 #: The synced traits a widget that stores its data (not a seed) is rebuilt from.
 _STORED = {"DecodingStepper": ("tokens", "step", "query_vectors", "key_vectors", "value_vectors"),
            "TrainingReplay": ("frames", "sentences", "senses", "index", "sentence")}
@@ -64,6 +64,9 @@ def _widget(name: str, state: dict[str, Any]) -> Any:
         return widgets.DotProductSpread(state["dim"], seed=state["seed"], scaled=state["scaled"])
     if name == "GeometricAttention":
         return widgets.GeometricAttention(state["query"], state["key_vectors"], state["value_vectors"], state["words"])
+    if name == "RotaryPositions":
+        return widgets.RotaryPositions(state["query_position"], state["key_position"], pair=state["pair"],
+                                       sinusoidal=state["sinusoidal"])
     if name == "AskModel":
         return widgets.AskModel(state["weights"], sentence=state["sentence"])
     if name == "WriteWithModel":
@@ -127,6 +130,13 @@ def figure(widget: Any) -> tuple[plt.Figure, str]:
                              title="the context in value space")
         moving = "you drag the query (or move it with two sliders) and the weights and the context follow"
         return fig, moving
+    elif name == "RotaryPositions":
+        m, k = widget.query_position, widget.key_position
+        ax = plots.vectors_2d({f"q at {m}": n["query_pair"], f"k at {k}": n["key_pair"]},
+                              title=f"pair {widget.pair}, score q·k = {n['score']:.3f}")
+        ax.figure.set_size_inches(4.2, 4.2)
+        moving = ("two sliders move the query's and the key's positions, two buttons move both together (the "
+                  "score stays), a box adds sinusoidal positions instead (the score changes), and a slider picks the pair")
     elif name in ("DecodingStepper", "TrainingReplay", "AskModel"):
         return _learned_figure(widget, n)
     elif name == "WriteWithModel":
