@@ -93,7 +93,7 @@ def echo_accuracy(model: PositionModel, batch: EchoBatch, *, start: int = 0) -> 
 
 def train_echo(scheme: str, *, seed: int, vocab: int = 12, d_model: int = 16, shift: int = 2,
                train_len: int = 12, count: int = 128, max_len: int = 64, steps: int = 150,
-               lr: float = 0.05) -> TrainingRun:
+               lr: float = 0.02) -> TrainingRun:
     """Train a ``PositionModel`` with ``scheme`` on ``count`` echo sequences of length ``train_len``
     (full-batch Adam, ``attnlib.learning.fit``, float64, one thread, ``torch.manual_seed(seed)``). The run records
     the model's, the data's and the optimizer's hyperparameters."""
