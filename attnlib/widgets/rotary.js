@@ -61,7 +61,7 @@ function render({ model, el }) {
 
   const score = stat("score q·k", "score");
   const offset = stat("offset m − n", "offset");
-  const turn = stat("this pair turns", "turn");
+  const turn = stat("this pair turns (degrees per position)", "turn");
   root.append(h("div", { class: "attnw-stats" }, [score.el, offset.el, turn.el]));
   const qText = h("span", { class: "attnw-num", "data-name": "query-pair", text: "–" });
   const kText = h("span", { class: "attnw-num", "data-name": "key-pair", text: "–" });
