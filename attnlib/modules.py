@@ -242,7 +242,8 @@ class MultiHeadAttention(nn.Module):
 
         Refused (``ValueError`` naming both values): a different embed_dim (attnlib's d_in and
         d_out must both equal it), number of heads, kdim, vdim, bias on/off, batch_first or dropout,
-        and torch's ``add_bias_kv`` / ``add_zero_attn``, which attnlib does not have.
+        torch's ``add_bias_kv`` / ``add_zero_attn``, which attnlib does not have, and ``rope=True``, which
+        torch's module does not have.
         """
         if not isinstance(mha, nn.MultiheadAttention):
             raise TypeError(f"expected torch.nn.MultiheadAttention, got {type(mha).__name__}")
@@ -253,6 +254,7 @@ class MultiHeadAttention(nn.Module):
             "bias": (has_bias, self.W_q.bias is not None), "batch_first": (mha.batch_first, self.batch_first),
             "dropout": (float(mha.dropout), self.dropout),
             "add_bias_kv": (mha.bias_k is not None, False), "add_zero_attn": (bool(mha.add_zero_attn), False),
+            "rope": (False, self.rope),  # torch's module has no rotary positions: the outputs would differ
         }
         differ = [f"{name}: torch {theirs} vs attnlib {ours}" for name, (theirs, ours) in pairs.items() if theirs != ours]
         if differ:

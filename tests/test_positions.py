@@ -137,6 +137,8 @@ def test_bad_input_to_apply_rope(args, kwargs, exc, needle) -> None:  # noqa: AN
     (lambda: attnlib.MultiHeadAttention(12, 4, rope=True), ValueError, "d_k=3"),
     (lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(1, 3, 8), query_positions=[0, 1, 2]), ValueError, "rope=True"),
     (lambda: attnlib.MultiHeadAttention(8, 2, rope=True)(torch.randn(1, 3, 8), key_positions=[0, 1]), ValueError, "(2,)"),
+    (lambda: attnlib.MultiHeadAttention(8, 2, rope=True).load_from_torch(torch.nn.MultiheadAttention(8, 2, batch_first=True)),
+     ValueError, "rope: torch False vs attnlib True"),
     (lambda: order.PositionModel(8, 8, "relative", max_len=4), ValueError, "'relative'"),
     (lambda: order.PositionModel(8, 8, "learned", max_len=4)(torch.zeros(1, 5, dtype=torch.long)), ValueError, "5 tokens"),
 ])
