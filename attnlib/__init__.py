@@ -4,7 +4,7 @@ Core modules (softmax, attention, masks, modules) import only torch and NumPy. P
 ``attnlib.plots`` / ``attnlib.style`` and widgets in ``attnlib.widgets``; import them explicitly.
 """
 
-from . import chunked, cost, decoding, examples, heads, recurrence, report, scaling, scratch, text
+from . import chunked, cost, decoding, examples, heads, positions, recurrence, report, scaling, scratch, text
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
 from .chunked import chunked_attention
@@ -28,6 +28,7 @@ __all__ = [
     "heads",
     "naive_softmax",
     "padding_mask",
+    "positions",
     "recurrence",
     "report",
     "scaled_dot_product_attention",

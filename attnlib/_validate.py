@@ -108,6 +108,15 @@ def quoted_words(words: list[str], limit: int = 5) -> str:
     return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit} more"
 
 
+def require_non_negative_int(value: Any, name: str) -> int:
+    """Return ``value``; raise unless it is an ``int`` >= 0 (bools are rejected)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return int(value)
+
+
 def make_generator(seed: Any, *streams: int) -> np.random.Generator:
     """A NumPy generator for ``seed`` (an ``int`` >= 0, or a ``Generator`` passed through).
 
@@ -425,3 +434,45 @@ def mha_mask(mask: Any, key_mask: Any, *, batch: int, heads: int, n_q: int, n_k:
         return mask & keys if mask.dtype == torch.bool else mask.masked_fill(~keys, float("-inf"))
     bias = mask.to(keys.dtype).masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else mask
     return bias + keys  # (batch, heads|1, n_q|1, n_k), additive
+
+
+# --- positions: the width that pairs of features need, and the positions of a sequence ----------------
+_INT_DTYPES = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
+
+
+def require_even_width(d: Any, name: str = "d") -> int:
+    """Return ``d``; raise unless it is an even ``int`` > 0 (rotary and sinusoidal positions work on
+    pairs of features, so an odd width leaves one feature without a partner)."""
+    d = require_positive_int(d, name)
+    if d % 2:
+        raise ValueError(f"{name} must be even (the features are used in pairs), got {name}={d}")
+    return d
+
+
+def as_positions(positions: Any, n: int, *, lead: tuple[int, ...] = (), name: str = "positions") -> torch.Tensor:
+    """``positions`` as an int64 tensor of shape ``(n,)`` or ``(*lead, n)`` (one position per vector;
+    ``None`` gives ``0, 1, ..., n - 1``). Accepts a tensor, an array or a list of whole numbers >= 0;
+    raises ``TypeError`` for something that is not numbers and ``ValueError`` naming the shape or the
+    value for a wrong shape, a negative position or one that is not a whole number."""
+    if positions is None:
+        return torch.arange(n)
+    if isinstance(positions, torch.Tensor):
+        p = positions.detach().cpu()
+    else:
+        try:
+            p = torch.as_tensor(np.asarray(positions))
+        except (TypeError, ValueError, RuntimeError):
+            raise TypeError(f"{name} must be whole numbers (a tensor, an array or a list), got {type(positions).__name__}") from None
+    if not (p.is_floating_point() or p.dtype in _INT_DTYPES):
+        raise TypeError(f"{name} must hold whole numbers, got dtype {p.dtype}")
+    shapes = [(n,), (*lead, n)]
+    if tuple(p.shape) not in shapes:
+        want = " or ".join(str(s).replace(",)", ")") for s in dict.fromkeys(shapes))
+        raise ValueError(f"{name} must have shape {want} (one position per vector), got {tuple(p.shape)}")
+    if p.is_floating_point():
+        if not bool(torch.isfinite(p).all()) or not bool((p == p.round()).all()):
+            bad = p[~torch.isfinite(p) | (p != p.round())][0].item()
+            raise ValueError(f"{name} must be whole numbers, got {bad} (shape {tuple(p.shape)})")
+    if p.numel() and int(p.min()) < 0:
+        raise ValueError(f"{name} must be >= 0, got {int(p.min())} (shape {tuple(p.shape)})")
+    return p.to(torch.int64)

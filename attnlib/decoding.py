@@ -147,8 +147,11 @@ def mha_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache, *,
     """
     _validate_step(mha, x_new, cache)
     b, t, _ = x_new.shape
-    q = mha._split(mha.W_q(x_new))  # (batch, h, t, d_k)
-    k, v = cache.append(mha._split(mha.W_k(x_new)), mha._split(mha.W_v(x_new)))  # (batch, h, length, d_k)
+    q, k_new = mha._split(mha.W_q(x_new)), mha._split(mha.W_k(x_new))  # (batch, h, t, d_k) each
+    if mha.rope:  # the new tokens sit after the cached ones, and their keys are cached already turned
+        at = torch.arange(cache.length, cache.length + t)  # (t,)
+        q, k_new = mha._rotate(q, k_new, at, at)
+    k, v = cache.append(k_new, mha._split(mha.W_v(x_new)))  # (batch, h, length, d_k)
     mask = None if key_mask is None else _key_mask(key_mask, b, cache.length)[:, None, None, :]  # (batch, 1, 1, length)
     # the cache's entries were checked when they were appended: attend without scanning all of them
     # again (validate_qkv would re-read the whole cache, n·d numbers, at every token)

@@ -1,7 +1,8 @@
 """``nn.Module`` versions of attention.
 
 Chapters: "Queries, keys and values" (SelfAttentionV1/V2), "Attention in PyTorch"
-(ScaledDotProductAttention), "Multi-head attention and the causal mask" (MultiHeadAttention).
+(ScaledDotProductAttention), "Multi-head attention and the causal mask" (MultiHeadAttention), "Where
+words are: positions" (``MultiHeadAttention(rope=True)``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import torch
 from torch import nn
 
 from ._validate import (
+    as_positions,
     mha_inputs,
     mha_mask,
     require_bool,
@@ -22,6 +24,7 @@ from ._validate import (
     require_probability,
 )
 from .attention import attention_torch, scaled_dot_product_attention
+from .positions import BASE, rope_unchecked
 
 
 def _validate_input(x: Any, d_in: int, name: str = "x") -> None:
@@ -108,7 +111,7 @@ class MultiHeadAttention(nn.Module):
     """Multi-head attention: ``h`` heads of size ``d_k = d_out / h``, concatenated, then ``W_o``.
 
     ``MultiHeadAttention(d_in, num_heads, bias=True, *, d_out=None, kdim=None, vdim=None,
-    dropout=0.0, batch_first=True)``: queries are ``d_in`` wide, keys ``kdim`` and values ``vdim``
+    dropout=0.0, batch_first=True, rope=False)``: queries are ``d_in`` wide, keys ``kdim`` and values ``vdim``
     wide (both default to ``d_in``); every head works in ``d_k = d_out / h`` and the output is
     ``d_out`` wide (default ``d_in``; ``d_in → d_out`` as in the from-scratch tutorials).
 
@@ -134,6 +137,10 @@ class MultiHeadAttention(nn.Module):
       or ``None`` with ``need_weights=False``. The default ``average_attn_weights=False`` differs
       from torch on purpose: the book looks at every head.
     * ``dropout`` (on the weights) acts in training mode only and then needs ``generator``.
+    * ``rope=True``: rotary positions (``attnlib.positions.apply_rope``, interleaved pairs) turn every
+      head's queries and keys before the scores, so a score depends on the two positions only through
+      their difference. The queries sit at ``query_positions`` and the keys at ``key_positions``
+      (``(n,)`` or ``(batch, n)``; default ``0 .. n-1``); ``d_k`` must be even.
 
     ``load_from_torch`` copies the weights of a ``torch.nn.MultiheadAttention`` of the same shape
     (embed_dim = d_in = d_out, heads, kdim, vdim, bias, batch_first, dropout) or refuses with a
@@ -144,6 +151,7 @@ class MultiHeadAttention(nn.Module):
     def __init__(
         self, d_in: int, num_heads: int, bias: bool = True, *, d_out: int | None = None,
         kdim: int | None = None, vdim: int | None = None, dropout: float = 0.0, batch_first: bool = True,
+        rope: bool = False,
     ) -> None:
         super().__init__()
         d_in = require_positive_int(d_in, "d_in")
@@ -157,6 +165,10 @@ class MultiHeadAttention(nn.Module):
         self.batch_first = require_bool(batch_first, "batch_first")
         self.d_in, self.d_out, self.kdim, self.vdim = d_in, d_out, kdim, vdim
         self.num_heads, self.d_k = num_heads, d_out // num_heads
+        self.rope = require_bool(rope, "rope")
+        if self.rope and self.d_k % 2:
+            raise ValueError(f"rope=True turns pairs of features: the head width must be even, got d_k={self.d_k} "
+                             f"(d_out={d_out}, num_heads={num_heads})")
         self.W_q = nn.Linear(d_in, d_out, bias=bias)
         self.W_k = nn.Linear(kdim, d_out, bias=bias)
         self.W_v = nn.Linear(vdim, d_out, bias=bias)
@@ -185,6 +197,8 @@ class MultiHeadAttention(nn.Module):
         need_weights: bool = True,
         average_attn_weights: bool = False,
         generator: torch.Generator | None = None,
+        query_positions: Any = None,
+        key_positions: Any = None,
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         # every input is checked once, here where it enters; the arithmetic below trusts it
         query, key, value, unbatched = mha_inputs(query, key, value, widths=(self.d_in, self.kdim, self.vdim),
@@ -196,6 +210,7 @@ class MultiHeadAttention(nn.Module):
         q = self._split(self.W_q(query))  # (batch, h, n_q, d_k)
         k = self._split(self.W_k(key))  # (batch, h, n_k, d_k)
         v = self._split(self.W_v(value))  # (batch, h, n_k, d_k)
+        q, k = self._rotate(q, k, query_positions, key_positions)
         heads, weights = attention_torch(q, k, v, mask=mask, causal=causal, scale=self.d_k ** -0.5,
                                          dropout_p=p, generator=generator)  # (batch, h, n_q, d_k), (batch, h, n_q, n_k)
         concat = heads.transpose(1, 2).reshape(b, n_q, self.d_out)  # (batch, n_q, d_out)
@@ -208,13 +223,27 @@ class MultiHeadAttention(nn.Module):
             return out, None
         return out, weights.mean(dim=-3) if require_bool(average_attn_weights, "average_attn_weights") else weights
 
+    def _rotate(self, q: torch.Tensor, k: torch.Tensor, query_positions: Any,
+                key_positions: Any) -> tuple[torch.Tensor, torch.Tensor]:
+        """With ``rope``, the queries and keys ``(batch, h, n, d_k)`` turned at their positions."""
+        if not self.rope:
+            if query_positions is not None or key_positions is not None:
+                raise ValueError("query_positions and key_positions are used with rope=True only")
+            return q, k
+        out = []
+        for x, pos, name in ((q, query_positions, "query_positions"), (k, key_positions, "key_positions")):
+            p = as_positions(pos, x.shape[-2], lead=(x.shape[0],), name=name).to(x.device)  # (n,) or (batch, n)
+            out.append(rope_unchecked(x, p[:, None, :] if p.ndim == 2 else p, "interleaved", BASE))  # (batch, h, n, d_k)
+        return out[0], out[1]
+
     @torch.no_grad()
     def load_from_torch(self, mha: nn.MultiheadAttention) -> MultiHeadAttention:
         """Copy every weight and bias of ``torch.nn.MultiheadAttention``; refuse if the two differ in shape.
 
         Refused (``ValueError`` naming both values): a different embed_dim (attnlib's d_in and
         d_out must both equal it), number of heads, kdim, vdim, bias on/off, batch_first or dropout,
-        and torch's ``add_bias_kv`` / ``add_zero_attn``, which attnlib does not have.
+        torch's ``add_bias_kv`` / ``add_zero_attn``, which attnlib does not have, and ``rope=True``, which
+        torch's module does not have.
         """
         if not isinstance(mha, nn.MultiheadAttention):
             raise TypeError(f"expected torch.nn.MultiheadAttention, got {type(mha).__name__}")
@@ -225,6 +254,7 @@ class MultiHeadAttention(nn.Module):
             "bias": (has_bias, self.W_q.bias is not None), "batch_first": (mha.batch_first, self.batch_first),
             "dropout": (float(mha.dropout), self.dropout),
             "add_bias_kv": (mha.bias_k is not None, False), "add_zero_attn": (bool(mha.add_zero_attn), False),
+            "rope": (False, self.rope),  # torch's module has no rotary positions: the outputs would differ
         }
         differ = [f"{name}: torch {theirs} vs attnlib {ours}" for name, (theirs, ours) in pairs.items() if theirs != ours]
         if differ:

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import attnlib
-from attnlib import decoding, plots, recurrence, report, scaling, scratch, text
+from attnlib import decoding, order, plots, positions, recurrence, report, scaling, scratch, text
 from attnlib.widgets import (
     DecodingStepper,
     DotProductSpread,
@@ -180,6 +180,15 @@ CASES = [
     ("decoding widget tokens", lambda: DecodingStepper(["one"]), ValueError, "['one']"),
     ("decoding widget step float", lambda: DecodingStepper(step=2.5), TypeError, "float"),
     ("widget seed negative", lambda: DotProductSpread(seed=-3), ValueError, "-3"),
+    # positions ("Where words are: positions"); tests/test_positions.py has the full catalogue
+    ("rope odd width", lambda: positions.apply_rope(torch.randn(3, 5)), ValueError, "d=5"),
+    ("rope positions shape", lambda: positions.apply_rope(torch.randn(3, 4), [0, 1]), ValueError, "(2,)"),
+    ("rope negative position", lambda: positions.apply_rope(torch.randn(3, 4), [0, -1, 2]), ValueError, "-1"),
+    ("rope fractional position", lambda: positions.apply_rope(torch.randn(3, 4), [0, 0.5, 2]), ValueError, "0.5"),
+    ("sinusoidal odd width", lambda: positions.sinusoidal_table(8, 3), ValueError, "d=3"),
+    ("mha rope odd head width", lambda: attnlib.MultiHeadAttention(6, 2, rope=True), ValueError, "d_k=3"),
+    ("echo model start negative", lambda: order.PositionModel(4, 4, "rope", max_len=8)(torch.zeros(1, 2, dtype=torch.long),
+                                                                                       start=-1), ValueError, "-1"),
 ]
 
 

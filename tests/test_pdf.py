@@ -64,7 +64,7 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
                 if "image/png" in data:
                     assert len(data["image/png"]) > 1000
     assert lines == n
-    # the four sliders of chapters 05, 06, 08 and 15 print their default figure
+    # the four sliders of chapters 05, 06 and 08, gathered in the playground, print their default figure
     playground = json.loads((tmp_path / "src" / "book" / "10_playground.ipynb").read_text(encoding="utf-8"))
     figures = [o for c in playground["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
                and any("".join(o["data"].get("text/plain", "")).startswith(w) for w in pdf_source.PRINT_FIGURES)]
@@ -73,16 +73,33 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
     assert 'execute_notebooks: "off"' in copied or "execute_notebooks: 'off'" in copied or "execute_notebooks: off" in copied
     assert config()["latex"]["latex_engine"] == "xelatex"
     assert "## " not in (tmp_path / "src" / "book" / "intro.md").read_text(encoding="utf-8")
-    # the widgets of chapters 16 and 17 print their default figure too
-    for chapter, count in (("15_decoding", 1), ("17_learning", 2)):
+    # the widgets of chapters 15, 16 and 18 print their default figure too
+    for chapter, count in (("15_positions", 1), ("16_decoding", 1), ("18_learning", 2)):
         nb = json.loads((tmp_path / "src" / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
         printed = [o for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
                    and "".join(o["data"].get("text/plain", "")).startswith(pdf_source.PRINT_FIGURES)]
         assert len(printed) == count, chapter
 
 
-@pytest.mark.parametrize(("chapter", "name"), [("15_decoding", "DecodingStepper"), ("17_learning", "TrainingReplay"),
-                                               ("17_learning", "AskModel"), ("19_a_model_that_writes", "WriteWithModel")])
+def test_the_rotary_widget_prints_its_own_numbers() -> None:
+    """Chapter 15's widget as the page opens: one arrow per vector, the pair's turned coordinates, and
+    the score in the title."""
+    nb = json.loads((ROOT / "book" / "15_positions.ipynb").read_text(encoding="utf-8"))
+    state = nb["metadata"]["widgets"][pdf_source.STATE_MIME]["state"]
+    data = next(o["data"] for c in nb["cells"] for o in c.get("outputs", [])
+                if pdf_source.WIDGET_MIME in o.get("data", {}) and "".join(o["data"]["text/plain"]).startswith("Rotary"))
+    widget = pdf_source._widget("RotaryPositions", state[data[pdf_source.WIDGET_MIME]["model_id"]]["state"])
+    assert repr(widget) == "".join(data["text/plain"])
+    n = widget.numbers()
+    fig, moving = pdf_source.figure(widget)
+    ax = fig.axes[0]
+    tips = [a.xy for a in ax.texts if hasattr(a, "xy") and a.get_text() == ""]
+    assert np.allclose(tips, [n["query_pair"], n["key_pair"]])
+    assert f"{n['score']:.3f}" in ax.get_title() and "both together" in moving
+
+
+@pytest.mark.parametrize(("chapter", "name"), [("16_decoding", "DecodingStepper"), ("18_learning", "TrainingReplay"),
+                                               ("18_learning", "AskModel"), ("20_a_model_that_writes", "WriteWithModel")])
 def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str, name: str) -> None:
     nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     state = nb["metadata"]["widgets"][pdf_source.STATE_MIME]["state"]

@@ -46,7 +46,7 @@ STATE_MIME = "application/vnd.jupyter.widget-state+json"
 COPIED = ("_toc.yml", "book", "_ext", "_templates")
 #: The widgets drawn as their default figure in print; any other widget gets the line alone.
 PRINT_FIGURES = ("SoftmaxSharpening", "TemperatureSlider", "DotProductSpread", "GeometricAttention",
-                 "DecodingStepper", "TrainingReplay", "AskModel", "WriteWithModel")
+                 "RotaryPositions", "DecodingStepper", "TrainingReplay", "AskModel", "WriteWithModel")
 #: The synced traits a widget that stores its data (not a seed) is rebuilt from.
 _STORED = {"DecodingStepper": ("tokens", "step", "query_vectors", "key_vectors", "value_vectors"),
            "TrainingReplay": ("frames", "sentences", "senses", "index", "sentence")}
@@ -64,6 +64,9 @@ def _widget(name: str, state: dict[str, Any]) -> Any:
         return widgets.DotProductSpread(state["dim"], seed=state["seed"], scaled=state["scaled"])
     if name == "GeometricAttention":
         return widgets.GeometricAttention(state["query"], state["key_vectors"], state["value_vectors"], state["words"])
+    if name == "RotaryPositions":
+        return widgets.RotaryPositions(state["query_position"], state["key_position"], pair=state["pair"],
+                                       sinusoidal=state["sinusoidal"])
     if name == "AskModel":
         return widgets.AskModel(state["weights"], sentence=state["sentence"])
     if name == "WriteWithModel":
@@ -127,6 +130,13 @@ def figure(widget: Any) -> tuple[plt.Figure, str]:
                              title="the context in value space")
         moving = "you drag the query (or move it with two sliders) and the weights and the context follow"
         return fig, moving
+    elif name == "RotaryPositions":
+        m, k = widget.query_position, widget.key_position
+        ax = plots.vectors_2d({f"q at {m}": n["query_pair"], f"k at {k}": n["key_pair"]},
+                              title=f"pair {widget.pair}, score q·k = {n['score']:.3f}")
+        ax.figure.set_size_inches(4.2, 4.2)
+        moving = ("two sliders move the query's and the key's positions, two buttons move both together (the "
+                  "score stays), a box adds sinusoidal positions instead (the score changes), and a slider picks the pair")
     elif name in ("DecodingStepper", "TrainingReplay", "AskModel"):
         return _learned_figure(widget, n)
     elif name == "WriteWithModel":
@@ -137,7 +147,7 @@ def figure(widget: Any) -> tuple[plt.Figure, str]:
 
 
 def _learned_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
-    """The two-panel print figures of the decoding and learning widgets (chapters 16 and 17)."""
+    """The two-panel print figures of the decoding and learning widgets (chapters 16 and 18)."""
     name = type(widget).__name__
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [1, 1.3]})
     if name == "DecodingStepper":
@@ -179,7 +189,7 @@ def _learned_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
 
 
 def _writer_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
-    """Chapter 19's widget as the page opens: the five most likely words of the last new word, and
+    """Chapter 20's widget as the page opens: the five most likely words of the last new word, and
     the watched head's row of every new word over the context (0 where a word did not exist yet)."""
     if "error" in n or not n["new"]:
         raise ValueError(f"the WriteWithModel has nothing written to print: {n.get('error', 'steps = 0')}")

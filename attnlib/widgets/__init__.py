@@ -4,12 +4,13 @@ reference the browser tests compare the page with), and ``dom_helpers_js`` is th
 script of the book shares (the widgets' and the exercises').
 
 Chapters: "Softmax", "Why divide by √d_k", "Worked example: 'it'", "Interactive playground", "Decoding",
-"Attention that learns", "A model that writes".
+"Where words are: positions", "Attention that learns", "A model that writes".
 """
 
 from . import slider_math
 from .decoding import DecodingStepper
 from .learned import AskModel, TrainingReplay
+from .rotary import RotaryPositions
 from .sliders import (
            DotProductSpread,
            GeometricAttention,
@@ -19,5 +20,5 @@ from .sliders import (
 )
 from .writer import WriteWithModel
 
-__all__ = ["AskModel", "DecodingStepper", "DotProductSpread", "GeometricAttention", "SoftmaxSharpening",
+__all__ = ["AskModel", "DecodingStepper", "DotProductSpread", "GeometricAttention", "RotaryPositions", "SoftmaxSharpening",
            "TemperatureSlider", "TrainingReplay", "WriteWithModel", "dom_helpers_js", "slider_math"]

@@ -17,7 +17,7 @@ from . import learning_driver as ld
 
 pytestmark = pytest.mark.browser
 
-PAGE = "book/17_learning.html"
+PAGE = "book/18_learning.html"
 
 
 def _open(page, site_url: str):  # noqa: ANN001, ANN202

@@ -16,6 +16,7 @@ from attnlib.widgets import (
     DecodingStepper,
     DotProductSpread,
     GeometricAttention,
+    RotaryPositions,
     SoftmaxSharpening,
     TemperatureSlider,
     TrainingReplay,
@@ -28,13 +29,14 @@ from bookdev import widgets as wd
 from bookdev.site import AXE, WIDGET_PAGES
 
 from . import learning_driver as ld
+from . import rotary_driver as rd
 from . import writer_driver as xd
 
 pytestmark = pytest.mark.browser
 
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
 CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
-                                    TrainingReplay, AskModel, DecodingStepper, WriteWithModel)}
+                                    RotaryPositions, TrainingReplay, AskModel, DecodingStepper, WriteWithModel)}
 
 
 def test_there_are_widget_pages() -> None:
@@ -208,7 +210,19 @@ def _check_decoding(w: wd.Widget) -> None:
         _no_bad_numbers(w)
 
 
+def _check_rotary(w: wd.Widget) -> None:
+    """Positions, pairs and both modes: every shown number is attnlib's."""
+    for sinusoidal in (False, True):
+        w.set_checkbox("sinusoidal", sinusoidal)
+        for m, n, pair in [(0, 0, 0), (5, 2, 1), (24, 0, 3), (3, 17, 2), (24, 24, 0)]:
+            w.set_range("query_position", m)
+            w.set_range("key_position", n)
+            w.set_range("pair", pair)
+            rd.check_rotary_numbers(w)
+
+
 CHECKS = {
+    "RotaryPositions": _check_rotary,
     "DecodingStepper": _check_decoding,
     "SoftmaxSharpening": _check_sharpening,
     "TemperatureSlider": _check_temperature,
@@ -232,7 +246,8 @@ def test_keyboard_moves_every_slider(widget_view) -> None:  # noqa: ANN001
     """Tab to a slider, press arrow keys: the value and the numbers change (no mouse needed)."""
     _, page, _, widgets = widget_view
     for w in widgets:
-        for name in [n for n, v in w.texts().items() if n in ("d_k", "temperature", "dim", "query_x", "query_y", "step")]:
+        for name in [n for n, v in w.texts().items() if n in ("d_k", "temperature", "dim", "query_x", "query_y", "step",
+                                                                       "query_position", "key_position", "pair")]:
             if not page.evaluate(f"() => !!{w.root}.querySelector('input[data-name=\"{name}\"]')"):
                 continue  # a readout of that name without a range input (the replay's step); its own tests move it
             top = page.evaluate(f"() => Number({w.root}.querySelector('input[data-name=\"{name}\"]').max)")

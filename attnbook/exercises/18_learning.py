@@ -1,6 +1,6 @@
-"""Exercises of chapter 17, "Attention that learns": the computations (answers, wrong answers, code, values).
+"""Exercises of chapter 18, "Attention that learns": the computations (answers, wrong answers, code, values).
 
-The text of the exercises is data, in ``data/17_learning.yml``; it names the functions registered here on
+The text of the exercises is data, in ``data/18_learning.yml``; it names the functions registered here on
 ``code`` and shows the values of ``code.values(...)`` in its
 ``{name}`` fields (``attnbook.exercises._load`` puts the two together).
 """
@@ -89,7 +89,7 @@ def sense_data() -> tuple:
     return train_args, (te.ids, te.lengths), te.labels, (tr.ids, tr.lengths), tr.labels
 
 
-THRESHOLD = 0.95  # 17.5: the held-out accuracy to reach
+THRESHOLD = 0.95  # 18.5: the held-out accuracy to reach
 
 
 @code.function
@@ -100,7 +100,7 @@ ROW = np.array([0.5, 0.3, 0.2])
 C = 2.0
 FLAT = jvp(ROW[None], np.full((1, 3), C))[0]  # (3,): J applied to a constant vector
 
-code.add(  # 17.3
+code.add(  # 18.3
     ex3_correct=lambda: "a" if np.allclose(FLAT, 0) else "?",
 )
 
@@ -109,7 +109,7 @@ G = np.array([2.0, 1.0, 0.0])
 DOT_SLIP = float(G.mean())  # the slip: the plain mean of g, not the weighted one
 DS_SLIP = A * (G - DOT_SLIP)
 
-code.add(  # 17.4
+code.add(  # 18.4
     ex4_answer=lambda: A @ G,
     ex4_plain_mean=lambda: DOT_SLIP,
     ex4_sum_of_g=lambda: G.sum(),

@@ -1,4 +1,4 @@
-"""Checks of the rows in book/_data/errata/16_at_scale.yml, one function per row id."""
+"""Checks of the rows in book/_data/errata/17_at_scale.yml, one function per row id."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Exercises of chapter 15, "Decoding: cross-attention and the KV cache": the computations (answers, wrong answers, code, values).
+"""Exercises of chapter 16, "Decoding: cross-attention and the KV cache": the computations (answers, wrong answers, code, values).
 
-The text of the exercises is data, in ``data/15_decoding.yml``; it names the functions registered here on
+The text of the exercises is data, in ``data/16_decoding.yml``; it names the functions registered here on
 ``code`` and shows the values of ``code.values(...)`` in its
 ``{name}`` fields (``attnbook.exercises._load`` puts the two together).
 """
@@ -79,7 +79,7 @@ def append_cases(rng: np.random.Generator) -> list[tuple]:
 CACHED, NEW = 5, 2  # tokens already in the cache, and new tokens arriving together
 SEEN = attnlib.causal_mask(NEW, CACHED + NEW, alignment="bottom_right")  # (NEW, CACHED + NEW)
 
-code.add(  # 15.3
+code.add(  # 16.3
     ex3_answer=lambda: SEEN[0].sum(),
     ex3_top_left=lambda: attnlib.causal_mask(NEW, CACHED + NEW)[0].sum(),
     ex3_no_mask_in_chunk=lambda: CACHED + NEW,
@@ -94,7 +94,7 @@ def _mqa_mib(*, kv_heads: int = 1, dtype: torch.dtype = torch.float32) -> float:
     return decoding.kv_cache_bytes(layers=LAYERS, kv_heads=kv_heads, n=N, d_k=D_K, dtype=dtype) / MIB
 
 
-code.add(  # 15.4
+code.add(  # 16.4
     ex4_answer=_mqa_mib,
     ex4_no_factor_2=lambda: _mqa_mib() / 2,
     ex4_mqa_not_shared=lambda: _mqa_mib(kv_heads=Q_HEADS),
@@ -108,7 +108,7 @@ PROJECTIONS = decoding.decode_step_flops(T, D) - ATTENTION  # 8·d², the same f
 ATTENTION_SLIP = T * ATTENTION  # the slip: all t queries again, the t × t square
 MFLOP = 1e6
 
-code.add(  # 15.5
+code.add(  # 16.5
     ex5_answer=lambda: ATTENTION / MFLOP,
     ex5_step_total=lambda: (PROJECTIONS + ATTENTION) / MFLOP,
     ex5_one_product=lambda: ATTENTION / 2 / MFLOP,

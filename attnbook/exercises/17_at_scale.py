@@ -1,6 +1,6 @@
-"""Exercises of chapter 16, "Attention at scale": the computations (answers, wrong answers, code, values).
+"""Exercises of chapter 17, "Attention at scale": the computations (answers, wrong answers, code, values).
 
-The text of the exercises is data, in ``data/16_at_scale.yml``; it names the functions registered here on
+The text of the exercises is data, in ``data/17_at_scale.yml``; it names the functions registered here on
 ``code`` and shows the values of ``code.values(...)`` in its
 ``{name}`` fields (``attnbook.exercises._load`` puts the two together).
 """
@@ -22,7 +22,7 @@ code = ChapterCode(__name__)
 B, H, N = 8, 8, 1024
 MIB = 2**20
 
-code.add(  # 16.1
+code.add(  # 17.1
     ex1_answer=lambda: cost.score_matrix_bytes(B, H, N) / MIB,
     ex1_forgot_bytes=lambda: B * H * N * N / MIB,
     ex1_one_matrix=lambda: cost.score_matrix_bytes(1, 1, N) / MIB,
@@ -73,14 +73,14 @@ M2 = max(M1, BLOCK2.max())
 L1_RESCALED = L1 * np.exp(M1 - M2)
 L_SLIP = L1 + np.exp(BLOCK2 - M2).sum()  # the slip: no rescale
 
-code.add(  # 16.3
+code.add(  # 17.3
     ex3_answer=lambda: L1_RESCALED,
     ex3_no_rescale=lambda: L1,
     ex3_rescale_sign=lambda: L1 * np.exp(M2 - M1),
 )
 
 
-code.add(  # 16.4
+code.add(  # 17.4
     ex4_correct=lambda: ("b" if cost.attention_flops(1, 1, 2 * N, 2 * N, 64) == 4 * cost.attention_flops(1, 1, N, N, 64)
                          else "?"),
 )

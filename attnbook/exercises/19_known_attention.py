@@ -1,6 +1,6 @@
-"""Exercises of chapter 18, "Attention we can check": the computations (answers, wrong answers, code, values).
+"""Exercises of chapter 19, "Attention we can check": the computations (answers, wrong answers, code, values).
 
-The text of the exercises is data, in ``data/18_known_attention.yml``; it names the functions registered here on
+The text of the exercises is data, in ``data/19_known_attention.yml``; it names the functions registered here on
 ``code`` and shows the values of ``code.values(...)`` in its
 ``{name}`` fields (``attnbook.exercises._load`` puts the two together).
 """
@@ -57,7 +57,7 @@ def _weight_formula(s: float, others: int = lookup.N_ITEMS) -> float:
     return math.exp(s) / (math.exp(s) + others)
 
 
-code.add(  # 18.2
+code.add(  # 19.2
     ex2_answer=lambda: lookup.lookup_metrics(lookup.ideal_model(beta=BETA), SEQUENCES)["head1_weight_on_match"],
     ex2_missing_scale=lambda: _weight_formula(BETA**2),
     ex2_query_own_key_forgotten=lambda: _weight_formula(S, lookup.N_ITEMS - 1),
@@ -72,7 +72,7 @@ def _tv(row: np.ndarray) -> float:
     return float(0.5 * np.abs(row - IDEAL).sum())
 
 
-code.add(  # 18.3
+code.add(  # 19.3
     ex3_answer=lambda: _tv(ROW),
     ex3_tv_no_half=lambda: 2 * _tv(ROW),
     ex3_weight_not_distance=lambda: ROW[1],
@@ -84,7 +84,7 @@ S_SMALL = BETA_SMALL**2 / math.sqrt(WIDTH)
 DENOMINATOR = math.exp(S_SMALL) + lookup.N_ITEMS  # the matching item, 3 other items and the query at e⁰ = 1
 DENOMINATOR_SLIP = DENOMINATOR - 1  # the slip: the query's own key left out
 
-code.add(  # 18.4
+code.add(  # 19.4
     ex4_answer=lambda: DENOMINATOR,
     ex4_query_own_key_forgotten=lambda: DENOMINATOR_SLIP,
     ex4_exp_zero_is_zero=lambda: math.exp(S_SMALL),

@@ -1,6 +1,6 @@
-"""Exercises of chapter 19, "A model that writes": the computations (answers, wrong answers, code, values).
+"""Exercises of chapter 20, "A model that writes": the computations (answers, wrong answers, code, values).
 
-The text of the exercises is data, in ``data/19_a_model_that_writes.yml``; it names the functions registered
+The text of the exercises is data, in ``data/20_a_model_that_writes.yml``; it names the functions registered
 here on ``code`` and shows the values of ``code.values(...)`` in its ``{name}`` fields.
 """
 
@@ -52,7 +52,7 @@ _SIZES = inspect.signature(TinyLM).parameters  # the chapter's model has TinyLM'
 LAYERS, D_MODEL, HEADS = (_SIZES[name].default for name in ("n_layers", "d_model", "num_heads"))
 CONTEXT, FLOAT32 = 256, 4
 
-code.add(  # 19.4: keys and values, every block, every position, every head's width
+code.add(  # 20.4: keys and values, every block, every position, every head's width
     ex4_answer=lambda: LAYERS * 2 * CONTEXT * D_MODEL * FLOAT32,
     ex4_keys_only=lambda: LAYERS * CONTEXT * D_MODEL * FLOAT32,
     ex4_one_head=lambda: LAYERS * 2 * CONTEXT * (D_MODEL // HEADS) * FLOAT32,

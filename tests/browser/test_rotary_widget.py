@@ -1,0 +1,113 @@
+"""The positions chapter's rotary widget on the built page: the "both" buttons (mouse and keyboard)
+move the query and the key together and leave the rotary score unchanged, while with added
+sinusoids the same move changes it; every number is attnlib's; a redraw takes at most one frame
+(16 ms); the card fits a 390 px phone screen. The generic checks (offline rendering, numbers at
+many settings, arrow keys) run for it in test_widgets.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnlib.widgets.rotary import rotary_numbers
+from bookdev import widgets as wd
+
+from .rotary_driver import check_rotary_numbers
+
+pytestmark = pytest.mark.browser
+PAGE = "book/15_positions.html"
+FRAME_MS = 16.0
+
+
+def _the_widget(widgets: list[wd.Widget]) -> wd.Widget:
+    found = [w for w in widgets if w.kind == "RotaryPositions"]
+    assert len(found) == 1, f"expected one RotaryPositions on {PAGE}, found {[w.kind for w in widgets]}"
+    return found[0]
+
+
+@pytest.fixture()
+def rotary(offline_page, site_url):  # noqa: ANN001, ANN201
+    page, log = offline_page
+    return page, log, _the_widget(wd.load_widget_page(page, site_url, PAGE))
+
+
+def _press(page, w: wd.Widget, name: str, key: str | None = None) -> None:  # noqa: ANN001
+    button = f"{w.root}.querySelector('[data-name=\"{name}\"]')"
+    if key is None:
+        page.evaluate(f"() => {button}.click()")
+    else:
+        page.evaluate(f"() => {button}.focus()")
+        page.keyboard.press(key)
+
+
+def test_moving_both_positions_keeps_the_rotary_score_and_changes_the_sinusoidal_one(rotary) -> None:  # noqa: ANN001
+    page, log, w = rotary
+    w.set_range("query_position", 5)
+    w.set_range("key_position", 2)
+    for pair in (0, 3):
+        w.set_range("pair", pair)
+        start = w.texts()
+        _press(page, w, "both-up")
+        _press(page, w, "both-up", key="Enter")
+        _press(page, w, "both-up", key="Space")
+        moved = w.texts()
+        assert (moved["query_position"], moved["key_position"]) == ("8", "5"), moved
+        assert moved["score"] == start["score"] and moved["offset"] == start["offset"] == "3"
+        check_rotary_numbers(w)
+        if pair == 0:  # the fast pair has visibly turned; the score has not
+            assert moved["query-pair"] != start["query-pair"]
+        _press(page, w, "both-down", key="Enter")
+        _press(page, w, "both-down")
+        _press(page, w, "both-down")
+        assert w.texts()["query_position"] == "5"
+    w.set_checkbox("sinusoidal", True)
+    w.set_range("pair", 0)
+    before = w.texts()
+    _press(page, w, "both-up")
+    after = w.texts()
+    check_rotary_numbers(w)
+    assert after["offset"] == before["offset"] and after["score"] != before["score"], (before, after)
+    exp = [rotary_numbers(w.state["query_vector"], w.state["key_vector"], m, m - 3, sinusoidal=True)["score"]
+           for m in (5, 6)]
+    assert round(exp[0], 3) != round(exp[1], 3)
+    assert log.console_errors == [] and log.page_errors == [] and log.external == []
+
+
+def test_the_buttons_stop_at_the_ends(rotary) -> None:  # noqa: ANN001
+    page, log, w = rotary
+    top = int(page.evaluate(f"() => Number({w.root}.querySelector('input[data-name=\"query_position\"]').max)"))
+    w.set_range("query_position", top)
+    w.set_range("key_position", 3)
+    assert page.evaluate(f"() => {w.root}.querySelector('[data-name=\"both-up\"]').disabled")
+    w.set_range("query_position", 0)
+    assert page.evaluate(f"() => {w.root}.querySelector('[data-name=\"both-down\"]').disabled")
+    assert log.page_errors == []
+
+
+def test_a_redraw_takes_less_than_a_frame(rotary) -> None:  # noqa: ANN001
+    """Median time from a slider's input event to the laid-out card, over 60 inputs."""
+    page, _, w = rotary
+    times = page.evaluate(f"""() => {{
+      const root = {w.root};
+      const input = root.querySelector('input[data-name="query_position"]');
+      const out = [];
+      for (let i = 0; i < 60; i++) {{
+        const t0 = performance.now();
+        input.value = String(i % 25);
+        input.dispatchEvent(new Event("input", {{ bubbles: true }}));
+        root.getBoundingClientRect(); root.offsetHeight;  // force style and layout
+        out.push(performance.now() - t0);
+      }}
+      return out.sort((a, b) => a - b);
+    }}""")
+    median = times[len(times) // 2]
+    assert median <= FRAME_MS, f"median redraw {median:.2f} ms > {FRAME_MS} ms (all: {times})"
+
+
+def test_card_fits_a_phone_screen(open_page) -> None:  # noqa: ANN001
+    page, _ = open_page(PAGE)
+    w = _the_widget(wd.find_widgets(page))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate(f"() => {w.root}.scrollIntoView()")
+    width = page.evaluate(f"() => [{w.root}.scrollWidth, {w.root}.clientWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1] + 1, f"the card overflows its own width at 390 px: {width}"
+    assert width[1] <= width[2], f"the card is wider than the 390 px screen: {width}"
