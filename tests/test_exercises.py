@@ -549,3 +549,10 @@ def test_a_training_exercise_refuses_what_it_cannot_judge(eid: str) -> None:
                      (logits, "return one class id per example"), (bad_predict, "predict raised ZeroDivisionError")):
         v = diagnose(eid, fn)
         assert v.status == "invalid" and text in v.message, (fn, v.text())
+
+
+def test_no_letter_answers_more_than_two_fifths_of_the_choice_exercises() -> None:
+    """A reader who always picks (a) must not do well: the right options are spread over the letters."""
+    letters = Counter(ex.answer.correct for ex in EXERCISES.values() if isinstance(ex.answer, Choice))
+    total = sum(letters.values())
+    assert total >= 10 and max(letters.values()) <= 0.4 * total, letters
