@@ -37,6 +37,12 @@ def test_readme_explains_reading_online_binder_colab_and_locally() -> None:
         assert heading in README, heading
 
 
+def test_readme_says_which_chapters_have_exercises_as_the_data_does() -> None:
+    from attnbook.exercises import chapters_with_exercises
+
+    assert f"Chapters {chapters_with_exercises()} end with a few exercises" in README.replace("\n  ", " ")
+
+
 def _layout_block(text: str = ARCHITECTURE) -> str:
     start = text.index("## Layout")
     return text[start:text.index("```\n", text.index("```", start) + 3)]

@@ -13,7 +13,7 @@ Used in: the "Exercises" section of the chapters, and the "Exercises" page.
 
 from __future__ import annotations
 
-from ._catalog import EXERCISES, by_chapter
+from ._catalog import EXERCISES, by_chapter, chapters_with_exercises
 from ._diagnose import check, diagnose
 from ._page import Catalogue, ExerciseSet, catalogue, export, show
 from ._types import (
@@ -31,4 +31,4 @@ from ._types import (
 )
 
 __all__ = ["EXERCISES", "KIND_LABELS", "Catalogue", "Choice", "Code", "Exercise", "ExerciseSet", "FindError", "Misconception", "Mistake",
-           "Numeric", "Section", "Trained", "Verdict", "by_chapter", "catalogue", "check", "diagnose", "export", "show"]
+           "Numeric", "Section", "Trained", "Verdict", "by_chapter", "catalogue", "chapters_with_exercises", "check", "diagnose", "export", "show"]
