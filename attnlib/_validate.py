@@ -393,10 +393,11 @@ def mha_inputs(query: Any, key: Any, value: Any, *, widths: tuple[int, int, int]
     return query, key, value, unbatched
 
 
-def mha_mask(mask: Any, key_mask: Any, *, batch: int, heads: int, n_q: int, n_k: int,
-             unbatched: bool = False) -> torch.Tensor | None:
-    """``MultiHeadAttention``'s ``mask`` and ``key_mask`` checked and combined into the one layout
-    ``(batch|1, heads|1, n_q|1, n_k)``: boolean (True = may attend) or floating (added to the scores)."""
+def mha_masks(mask: Any, key_mask: Any, *, batch: int, heads: int, n_q: int, n_k: int,
+              unbatched: bool = False) -> tuple[torch.Tensor | None, torch.Tensor | None]:
+    """``MultiHeadAttention``'s ``mask`` and ``key_mask`` checked and each put in its one layout:
+    ``mask`` ``(batch|1, heads|1, n_q|1, n_k)`` and ``key_mask`` ``(batch, n_k)``, boolean (True = may
+    attend) or floating (added to the scores). The module combines them (``MultiHeadAttention._mask``)."""
     if mask is not None:
         if not isinstance(mask, torch.Tensor):
             raise TypeError(f"mask must be a torch.Tensor, got {type(mask).__name__}")
@@ -416,7 +417,7 @@ def mha_mask(mask: Any, key_mask: Any, *, batch: int, heads: int, n_q: int, n_k:
                 f"({batch}|1, {heads}|1, {n_q}|1, {n_k})"
             )
     if key_mask is None:
-        return mask
+        return mask, None
     if not isinstance(key_mask, torch.Tensor) or not (key_mask.dtype == torch.bool or key_mask.is_floating_point()):
         got = key_mask.dtype if isinstance(key_mask, torch.Tensor) else type(key_mask).__name__
         raise TypeError(f"key_mask must be a boolean (True = real key) or floating (additive) torch.Tensor, got {got}")
@@ -427,13 +428,38 @@ def mha_mask(mask: Any, key_mask: Any, *, batch: int, heads: int, n_q: int, n_k:
         key_mask = key_mask[:, 0]  # padding_mask's (batch, 1, n_k)
     if tuple(key_mask.shape) != (batch, n_k):
         raise ValueError(f"key_mask must have shape (batch, n_k) = ({batch}, {n_k}), got {tuple(key_mask.shape)}")
-    keys = key_mask[:, None, None, :]  # (batch, 1, 1, n_k)
-    if mask is None:
-        return keys
-    if keys.dtype == torch.bool:
-        return mask & keys if mask.dtype == torch.bool else mask.masked_fill(~keys, float("-inf"))
-    bias = mask.to(keys.dtype).masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else mask
-    return bias + keys  # (batch, heads|1, n_q|1, n_k), additive
+    return mask, key_mask
+
+
+def mha_step_inputs(mha: Any, x_new: Any, cache: Any, key_mask: Any) -> torch.Tensor | None:
+    """One cached step's inputs checked, once, where they enter ``MultiHeadAttention.step``: the module
+    is batch-first self-attention, ``x_new`` ``(batch, t, d_in)`` finite and of the weights' dtype, the
+    cache of that dtype, and ``key_mask`` ``(batch, length after the append)``, boolean or floating.
+    Returns ``key_mask``."""
+    if not mha.batch_first:
+        raise ValueError("a cached step works with batch_first=True modules only")
+    if mha.kdim != mha.d_in or mha.vdim != mha.d_in:
+        raise ValueError(f"a cached step is self-attention (keys and values come from the new tokens): it needs "
+                         f"kdim == vdim == d_in, got d_in={mha.d_in}, kdim={mha.kdim}, vdim={mha.vdim}")
+    if not isinstance(x_new, torch.Tensor) or x_new.ndim != 3 or x_new.shape[-1] != mha.d_in:
+        got = tuple(x_new.shape) if isinstance(x_new, torch.Tensor) else type(x_new).__name__
+        raise ValueError(f"x_new must have shape (batch, t, {mha.d_in}), got {got}")
+    if x_new.dtype != mha.W_q.weight.dtype:
+        raise TypeError(f"x_new is {x_new.dtype} but the module's weights are {mha.W_q.weight.dtype}")
+    if cache.dtype != x_new.dtype:
+        raise TypeError(f"the cache holds {cache.dtype} but the model computes in {x_new.dtype}: "
+                        f"make it with KVCache(..., dtype={x_new.dtype})")
+    require_finite(x_new, "x_new")
+    if key_mask is None:
+        return None
+    batch, length = x_new.shape[0], cache.length + x_new.shape[1]
+    if not isinstance(key_mask, torch.Tensor) or not (key_mask.dtype == torch.bool or key_mask.is_floating_point()):
+        got = key_mask.dtype if isinstance(key_mask, torch.Tensor) else type(key_mask).__name__
+        raise TypeError(f"key_mask must be a boolean (True = real token) or floating torch.Tensor, got {got}")
+    if tuple(key_mask.shape) != (batch, length):
+        raise ValueError(f"key_mask must cover every position so far, (batch, length) = ({batch}, {length}), "
+                         f"got {tuple(key_mask.shape)}")
+    return key_mask
 
 
 # --- positions: the width that pairs of features need, and the positions of a sequence ----------------

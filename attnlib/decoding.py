@@ -14,7 +14,6 @@ from __future__ import annotations
 import torch
 
 from ._validate import require_finite, require_positive_int
-from .attention import attention_torch
 from .modules import MultiHeadAttention
 
 
@@ -51,9 +50,12 @@ class KVCache:
     def dtype(self) -> torch.dtype:
         return self._k.dtype
 
-    def append(self, k_new: torch.Tensor, v_new: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Write ``t`` new positions; return ``(k, v)`` of all ``length`` positions so far (views)."""
-        self._validate_new(k_new, v_new)
+    def append(self, k_new: torch.Tensor, v_new: torch.Tensor, *,
+               checked: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+        """Write ``t`` new positions; return ``(k, v)`` of all ``length`` positions so far (views).
+        ``checked=True`` says the caller made ``k_new`` and ``v_new`` from inputs it checked already
+        (``MultiHeadAttention.step``), so their shapes are still checked but their numbers not scanned."""
+        self._validate_new(k_new, v_new, finite=not checked)
         end = self.length + k_new.shape[2]
         if torch.is_grad_enabled() and (k_new.requires_grad or v_new.requires_grad or self._k.requires_grad):
             self._k = torch.cat((self.keys, k_new), dim=2)  # (batch, heads, end, d_k); no in-place write
@@ -66,7 +68,7 @@ class KVCache:
         self.length = end
         return self.keys, self.values
 
-    def _validate_new(self, k_new: torch.Tensor, v_new: torch.Tensor) -> None:
+    def _validate_new(self, k_new: torch.Tensor, v_new: torch.Tensor, *, finite: bool = True) -> None:
         for name, x, store in (("k_new", k_new, self._k), ("v_new", v_new, self._v)):
             if not isinstance(x, torch.Tensor):
                 raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
@@ -76,7 +78,8 @@ class KVCache:
             if x.dtype != store.dtype:
                 raise TypeError(f"{name} is {x.dtype} but the cache holds {store.dtype}: make the cache with "
                                 f"KVCache(..., dtype={x.dtype}) (a cache never rounds what it stores)")
-            require_finite(x, name)  # checked once, here: every later step can trust the cache
+            if finite:
+                require_finite(x, name)  # checked once, here: every later step can trust the cache
         if v_new.shape[2] != k_new.shape[2]:
             raise ValueError(f"k_new and v_new must add the same number of positions, got {tuple(k_new.shape)} "
                              f"and {tuple(v_new.shape)}")
@@ -137,47 +140,13 @@ def decode_step_flops(t: int, d_model: int, *, layers: int = 1, cached: bool = T
 
 def mha_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache, *,
              key_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-    """Run ``mha`` (self-attention, causal) on the new tokens ``x_new`` ``(batch, t, d_in)`` using ``cache``.
-
-    Projects only the new tokens, appends their keys and values to ``cache``, and attends with the
-    bottom-right causal rule, so new token ``i`` sees every cached token and the new tokens up to
-    itself. ``key_mask`` ``(batch, length)`` covers every position after the append, boolean (True =
-    a real token) or floating (added to the scores): padding of prompts of different lengths. Returns
-    ``(output (batch, t, d_out), weights (batch, h, t, length))``. Used in: "Decoding".
-    """
-    _validate_step(mha, x_new, cache)
-    b, t, _ = x_new.shape
-    q, k_new = mha._split(mha.W_q(x_new)), mha._split(mha.W_k(x_new))  # (batch, h, t, d_k) each
-    if mha.rope:  # the new tokens sit after the cached ones, and their keys are cached already turned
-        at = torch.arange(cache.length, cache.length + t)  # (t,)
-        q, k_new = mha._rotate(q, k_new, at, at)
-    k, v = cache.append(k_new, mha._split(mha.W_v(x_new)))  # (batch, h, length, d_k)
-    mask = None if key_mask is None else _key_mask(key_mask, b, cache.length)[:, None, None, :]  # (batch, 1, 1, length)
-    # the cache's entries were checked when they were appended: attend without scanning all of them
-    # again (validate_qkv would re-read the whole cache, n·d numbers, at every token)
-    heads, weights = attention_torch(q, k, v, mask=mask, causal="bottom_right", scale=mha.d_k ** -0.5)
-    concat = heads.transpose(1, 2).reshape(b, t, mha.d_out)  # (batch, t, d_out)
-    return mha.W_o(concat), weights
-
-
-def _validate_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache) -> None:
-    """The module, the new tokens and the cache of one ``mha_step`` fit together, or a clear error."""
+    """``mha.step(x_new, cache, key_mask=key_mask)``: one cached step of ``mha`` (see
+    :meth:`MultiHeadAttention.step`), the form the generation loops below call."""
     if not isinstance(mha, MultiHeadAttention):
         raise TypeError(f"mha must be an attnlib.MultiHeadAttention, got {type(mha).__name__}")
-    if not mha.batch_first:
-        raise ValueError("mha_step works with batch_first=True modules only")
-    if mha.kdim != mha.d_in or mha.vdim != mha.d_in:
-        raise ValueError(f"mha_step is self-attention (keys and values come from the new tokens): it needs "
-                         f"kdim == vdim == d_in, got d_in={mha.d_in}, kdim={mha.kdim}, vdim={mha.vdim}")
-    if not isinstance(x_new, torch.Tensor) or x_new.ndim != 3 or x_new.shape[-1] != mha.d_in:
-        got = tuple(x_new.shape) if isinstance(x_new, torch.Tensor) else type(x_new).__name__
-        raise ValueError(f"x_new must have shape (batch, t, {mha.d_in}), got {got}")
-    if x_new.dtype != mha.W_q.weight.dtype:
-        raise TypeError(f"x_new is {x_new.dtype} but the module's weights are {mha.W_q.weight.dtype}")
-    if cache.dtype != x_new.dtype:
-        raise TypeError(f"the cache holds {cache.dtype} but the model computes in {x_new.dtype}: "
-                        f"make it with KVCache(..., dtype={x_new.dtype})")
-    require_finite(x_new, "x_new")
+    if not isinstance(cache, KVCache):
+        raise TypeError(f"cache must be an attnlib.decoding.KVCache, got {type(cache).__name__}")
+    return mha.step(x_new, cache, key_mask=key_mask)
 
 
 def _key_mask(key_mask: torch.Tensor, batch: int, length: int) -> torch.Tensor:

@@ -16,7 +16,8 @@ from torch import nn
 from ._validate import (
     as_positions,
     mha_inputs,
-    mha_mask,
+    mha_masks,
+    mha_step_inputs,
     require_bool,
     require_causal,
     require_dropout,
@@ -184,6 +185,30 @@ class MultiHeadAttention(nn.Module):
         x = x.reshape(b, n, self.num_heads, self.d_k)  # (batch, n, h, d_k)
         return x.transpose(1, 2)  # (batch, h, n, d_k)
 
+    def _project(self, query: torch.Tensor, key: torch.Tensor,
+                 value: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Every head's queries, keys and values ``(batch, h, n, d_k)``: one projection each, then split."""
+        return self._split(self.W_q(query)), self._split(self.W_k(key)), self._split(self.W_v(value))
+
+    def _merge(self, heads: torch.Tensor) -> torch.Tensor:
+        """The heads ``(batch, h, n, d_k)`` side by side, then ``W_o``: ``(batch, n, d_out)``."""
+        b, _, n, _ = heads.shape
+        return self.W_o(heads.transpose(1, 2).reshape(b, n, self.d_out))  # (batch, n, d_out)
+
+    @staticmethod
+    def _mask(mask: torch.Tensor | None, key_mask: torch.Tensor | None) -> torch.Tensor | None:
+        """``mask`` ``(batch|1, heads|1, n_q|1, n_k)`` and ``key_mask`` ``(batch, n_k)``, both checked, as
+        one mask: boolean (True = may attend) when both are, additive otherwise."""
+        if key_mask is None:
+            return mask
+        keys = key_mask[:, None, None, :]  # (batch, 1, 1, n_k)
+        if mask is None:
+            return keys
+        if keys.dtype == torch.bool:
+            return mask & keys if mask.dtype == torch.bool else mask.masked_fill(~keys, float("-inf"))
+        bias = mask.to(keys.dtype).masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else mask
+        return bias + keys  # (batch, heads|1, n_q|1, n_k), additive
+
     def forward(
         self,
         query: torch.Tensor,
@@ -200,28 +225,52 @@ class MultiHeadAttention(nn.Module):
         query_positions: Any = None,
         key_positions: Any = None,
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
-        # every input is checked once, here where it enters; the arithmetic below trusts it
+        # every input and flag is checked once, here where it enters; the arithmetic below trusts it
+        need_weights = require_bool(need_weights, "need_weights")
+        average = require_bool(average_attn_weights, "average_attn_weights")
         query, key, value, unbatched = mha_inputs(query, key, value, widths=(self.d_in, self.kdim, self.vdim),
                                                   batch_first=self.batch_first, dtype=self.W_q.weight.dtype)
         b, n_q, n_k = query.shape[0], query.shape[1], key.shape[1]
-        mask = mha_mask(mask, key_mask, batch=b, heads=self.num_heads, n_q=n_q, n_k=n_k, unbatched=unbatched)
+        mask, key_mask = mha_masks(mask, key_mask, batch=b, heads=self.num_heads, n_q=n_q, n_k=n_k, unbatched=unbatched)
         causal = require_causal(is_causal, causal_alignment)
         p = require_dropout(self.dropout if self.training else 0.0, generator, "torch")
-        q = self._split(self.W_q(query))  # (batch, h, n_q, d_k)
-        k = self._split(self.W_k(key))  # (batch, h, n_k, d_k)
-        v = self._split(self.W_v(value))  # (batch, h, n_k, d_k)
+        q, k, v = self._project(query, key, value)  # (batch, h, n_q|n_k, d_k) each
         q, k = self._rotate(q, k, query_positions, key_positions)
-        heads, weights = attention_torch(q, k, v, mask=mask, causal=causal, scale=self.d_k ** -0.5,
-                                         dropout_p=p, generator=generator)  # (batch, h, n_q, d_k), (batch, h, n_q, n_k)
-        concat = heads.transpose(1, 2).reshape(b, n_q, self.d_out)  # (batch, n_q, d_out)
-        out = self.W_o(concat)  # (batch, n_q, d_out)
+        heads, weights = attention_torch(q, k, v, mask=self._mask(mask, key_mask), causal=causal,
+                                         scale=self.d_k ** -0.5, dropout_p=p,
+                                         generator=generator)  # (batch, h, n_q, d_k), (batch, h, n_q, n_k)
+        out = self._merge(heads)  # (batch, n_q, d_out)
         if unbatched:
             out, weights = out[0], weights[0]  # (n_q, d_out), (h, n_q, n_k)
         elif not self.batch_first:
             out = out.transpose(0, 1)  # (n_q, batch, d_out)
-        if not require_bool(need_weights, "need_weights"):
+        if not need_weights:
             return out, None
-        return out, weights.mean(dim=-3) if require_bool(average_attn_weights, "average_attn_weights") else weights
+        return out, weights.mean(dim=-3) if average else weights
+
+    def step(self, x_new: torch.Tensor, cache: Any, *,
+             key_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """Causal self-attention for the new tokens ``x_new`` ``(batch, t, d_in)`` only, the keys and
+        values of the earlier ones in ``cache`` (an ``attnlib.decoding.KVCache``).
+
+        Projects the new tokens, appends their keys and values to the cache, and attends with the
+        bottom-right causal rule: new token ``i`` sees every cached token and the new tokens up to
+        itself. ``key_mask`` ``(batch, length)`` covers every position after the append, boolean (True
+        = a real token) or floating (added to the scores): padding of prompts of different lengths.
+        With ``rope`` the new tokens sit after the cached ones, whose keys were cached already turned.
+        Returns ``(output (batch, t, d_out), weights (batch, h, t, length))``. Used in: "Decoding".
+        """
+        key_mask = mha_step_inputs(self, x_new, cache, key_mask)  # checked once, here
+        t = x_new.shape[1]
+        q, k_new, v_new = self._project(x_new, x_new, x_new)  # (batch, h, t, d_k) each
+        if self.rope:
+            at = torch.arange(cache.length, cache.length + t)  # (t,)
+            q, k_new = self._rotate(q, k_new, at, at)
+        # the new keys and values come from x_new, checked above: the cache need not scan them again
+        k, v = cache.append(k_new, v_new, checked=True)  # (batch, h, length, d_k)
+        heads, weights = attention_torch(q, k, v, mask=self._mask(None, key_mask), causal="bottom_right",
+                                         scale=self.d_k ** -0.5)  # (batch, h, t, d_k), (batch, h, t, length)
+        return self._merge(heads), weights
 
     def _rotate(self, q: torch.Tensor, k: torch.Tensor, query_positions: Any,
                 key_positions: Any) -> tuple[torch.Tensor, torch.Tensor]:

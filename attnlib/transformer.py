@@ -18,7 +18,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from ._validate import require_bool, require_positive_int, require_probability
-from .decoding import KVCache, mha_step
+from .decoding import KVCache
 from .modules import MultiHeadAttention
 
 
@@ -63,7 +63,7 @@ class TransformerBlock(nn.Module):
     def step(self, x_new: torch.Tensor, cache: KVCache, *,
              key_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """``forward`` for the new tokens ``x_new`` ``(batch, t, d_model)`` only; their keys and values join ``cache``."""
-        a, weights = mha_step(self.attn, self.norm1(x_new), cache, key_mask=key_mask)  # (batch, t, d), (batch, h, t, length)
+        a, weights = self.attn.step(self.norm1(x_new), cache, key_mask=key_mask)  # (batch, t, d), (batch, h, t, length)
         x = self._add(x_new, a)
         return self._add(x, self._feed_forward(x)), weights
 
