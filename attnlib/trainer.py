@@ -41,7 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "watch": "we sat on the bank by the river",
 }
 #: What the page accepts (inclusive ranges): large enough to explore, small enough to train in seconds.
-LIMITS: dict[str, tuple[int, int]] = {"n_train": (0, 5000), "n_test": (1, 5000), "d_model": (1, 64), "steps": (1, 2000)}
+LIMITS: dict[str, tuple[int, int]] = {"n_train": (0, 3000), "n_test": (1, 3000), "d_model": (1, 32), "steps": (1, 1000)}
 HELD_OUT = 0.25  # the fraction of (ambiguous position, cue position) pairs seen only in held-out sentences
 DIVERGED = 10.0  # the loss diverged: it is not finite, or more than this many times the loss at step 0
 WEIGHT_STREAM = 0x9E3779B9  # the initial weights come from Mulberry32((seed + this) mod 2**32)

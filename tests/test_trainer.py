@@ -132,7 +132,7 @@ def test_divergence_stops_and_keeps_the_last_finite_weights() -> None:
     ({"lr": float("nan")}, "got nan"),
     ({"lr": float("inf")}, "got inf"),
     ({"weight_decay": -1}, "got -1"),
-    ({"d_model": 0}, "d_model must be a whole number from 1 to 64, got 0"),
+    ({"d_model": 0}, "d_model must be a whole number from 1 to 32, got 0"),
     ({"steps": 2.5}, "got 2.5"),
     ({"seed": -1}, "got -1"),
     ({"senses": [trainer.DEFAULTS["senses"][0]]}, "at least two senses"),

@@ -103,7 +103,7 @@ function render({ model, el }) {
   root.classList.add("attnw-learned", "attnw-trainer");
   const f = {
     senses: field("senses and cue words", "senses", { rows: 4 }),
-    sentences: field("your sentences", "sentences", { rows: 2, placeholder: "bank:river | we rowed the boat to the bank" }),
+    sentences: field("your sentences", "sentences", { rows: 2, placeholder: "bank:river | we went by boat to the bank" }),
     n_train: field("training sentences", "n_train", { type: "text", inputmode: "numeric" }),
     n_test: field("held-out sentences", "n_test", { type: "text", inputmode: "numeric" }),
     d_model: field("d_model", "d_model", { type: "text", inputmode: "numeric" }),
@@ -162,6 +162,7 @@ function render({ model, el }) {
   function finish() {
     running = false;
     const t = trainer;
+    t.finishedAt = performance.now();
     if (t.stopped) { say(`Stopped: ${t.stopped}.`); state("diverged"); }
     else if (trainerStep(t) >= t.settings.steps) { say(`Done: ${t.settings.steps} steps, training loss ${fmt(t.losses[t.losses.length - 1], 4)}, held-out accuracy ${fmt(t.accuracies[t.accuracies.length - 1], 3)}.`); state("done"); }
     else { say(`Stopped at step ${trainerStep(t)} of ${t.settings.steps}: press Continue to go on.`); state("stopped"); }
@@ -172,19 +173,20 @@ function render({ model, el }) {
 
   function slice() {
     if (!running) return;
-    const until = performance.now() + SLICE_MS;
+    const begin = performance.now(), until = begin + SLICE_MS;
     let more = true;
     try {
       while (more && !stopAsked && performance.now() < until) more = trainOneStep(trainer);
     } catch (err) { say(`Training failed: ${err.message}`); running = false; state("error"); return; }
     drawRun();
+    trainer.sliceMs.push(performance.now() - begin); // how long the page was busy, drawing included
     if (!more || stopAsked) { finish(); return; }
     setTimeout(slice, 0);
   }
 
   function start() {
     let st;
-    try { st = parseFields(readFields(), limits); trainer = createTrainer(st, fillers); }
+    try { st = parseFields(readFields(), limits); trainer = createTrainer(st, fillers); trainer.sliceMs = []; trainer.startedAt = performance.now(); }
     catch (err) { trainer = null; say(err.message); state("error"); rowHolder.replaceChildren(); return; }
     save(model, { settings: st });
     rowChart = null;
