@@ -32,15 +32,15 @@ from ._validate import require_positive
 from .generation import Mulberry32
 from .learning import ADAM_BETAS, ADAM_EPS, CUES, FILLERS, MAX_LEN, MIN_LEN, SENSES, VOCAB
 
-#: The chapter's run, as the widget opens: its cue words, 1000 training and 1000 held-out sentences,
-#: d_model 16, 150 full-batch Adam steps at lr 0.02 with weight decay 0.5, seed 0.
+#: The settings the widget opens with, those of the chapter's run (its cue words, 1000 training and 1000
+#: held-out sentences, d_model 16, 150 full-batch Adam steps at lr 0.02 with weight decay 0.5, seed 0).
 DEFAULTS: dict[str, Any] = {
     "senses": [{"word": w, "sense": s, "cues": list(cues)} for w, senses in CUES.items() for s, cues in senses.items()],
     "sentences": [],
     "n_train": 1000, "n_test": 1000, "d_model": 16, "lr": 0.02, "weight_decay": 0.5, "steps": 150, "seed": 0,
     "watch": "we sat on the bank by the river",
 }
-#: What the page accepts (inclusive ranges): large enough to explore, small enough to train in seconds.
+#: The ranges the page accepts, both ends included (large enough to explore, small enough to train in seconds).
 LIMITS: dict[str, tuple[int, int]] = {"n_train": (0, 3000), "n_test": (1, 3000), "d_model": (1, 32), "steps": (1, 1000)}
 HELD_OUT = 0.25  # the fraction of (ambiguous position, cue position) pairs seen only in held-out sentences
 DIVERGED = 10.0  # the loss diverged: it is not finite, or more than this many times the loss at step 0

@@ -109,3 +109,9 @@ def compare(page: dict[str, Any], ref: trainer.Trainer, what: str, *, loss_rtol:
         weight_gap = max(weight_gap, float(gap.max()))
         assert np.all(gap <= weight_rtol), f"{what}: {name} differs by {gap.max():.2e} relative"
     return {"loss": loss_gap, "weights": weight_gap, "all_losses": float(np.max(np.abs(lp - lr) / np.abs(lr)))}
+
+
+def fields(w: wd.Widget) -> dict[str, str]:
+    """The fields as the page shows them now (textareas and inputs: their value)."""
+    return w.page.evaluate(f"(names) => Object.fromEntries(names.map((n) => [n, {w.root}.querySelector(`[data-name=\"${{n}}\"]`).value]))",
+                           list(FIELDS))

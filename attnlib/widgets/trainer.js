@@ -157,6 +157,7 @@ function render({ model, el }) {
       rowHolder.replaceChildren(h("figcaption", { text: `where '${words[t.watch.q]}' looks, now` }), rowChart.el);
     }
     if (t.rows.length) rowChart.update(t.rows[t.rows.length - 1]);
+    ask.input.disabled = t.losses.length === 0; // the box asks the weights of the last step drawn
   }
 
   function finish() {
@@ -222,7 +223,8 @@ function render({ model, el }) {
     say("The chapter's settings are back. Press Train.");
     state("idle");
   });
-  for (const [k, x] of Object.entries(f)) x.input.addEventListener("input", k === "ask" ? drawAnswer : store);
+  for (const x of Object.values(f)) x.input.addEventListener("input", store);
+  ask.input.addEventListener("input", () => { drawAnswer(); save(model, { ask: ask.input.value }); });
 
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(STORE_KEY) || "null"); } catch (e) { saved = null; }

@@ -37,7 +37,7 @@ class TrainItYourself(_LearnedWidget):
     ask = traitlets.Unicode("").tag(sync=True)
     result = traitlets.Dict().tag(sync=True)
 
-    def __init__(self, settings: Mapping[str, Any] | None = None, *, ask: str = "the canoe by the bank") -> None:
+    def __init__(self, settings: Mapping[str, Any] | None = None, *, ask: str = "the fish near the bank") -> None:
         checked = trainer.check_settings(dict(settings or {}))
         trainer.make_corpus(checked)  # a clear ValueError now rather than a message in the page later
         if not isinstance(ask, str):
