@@ -7,7 +7,8 @@ presses Train with the chapter's settings (1000 training and 1000 held-out sente
 150 steps) and waits for the end. Per run it reports:
 
 * the training time the page measured (``performance.now()`` from the click to the last step drawn);
-* the longest slice: the longest stretch the page trained and drew without answering input;
+* the longest main-thread task: the page trains in a Web Worker, and after each slice of training the
+  page draws what it got; the longest of these drawing tasks is the longest the page could not answer;
 * the input delay while it trains: keys typed (Playwright's keyboard, real input events) into the
   "ask" box during the run, from each event's timestamp to its handler.
 
@@ -42,6 +43,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--out", type=Path, help="also write the Markdown report to this file")
+    parser.add_argument("--no-typing", action="store_true", help="do not type while it trains (the training time alone)")
     args = parser.parse_args()
     if not (SITE / td.PAGE).is_file():
         print(f"no built page {td.PAGE}: run 'make site' first", file=sys.stderr)
@@ -57,14 +59,14 @@ def main() -> int:
                 td.click(w, "train")
                 page.evaluate(f"() => {w.root}.querySelector('[data-name=\"ask\"]').disabled = false")
                 page.focus("xpath=//*[@data-name='ask']")
-                while td.state(w) == "training":
+                while not args.no_typing and td.state(w) == "training":
                     page.keyboard.type("a", delay=20)
                 assert td.wait_until_ended(w) == "done", td.message(w)
                 run = td.read_run(w)
                 lags = page.evaluate("() => window.__lags")
                 rows.append({"s": run["ms"] / 1000, "slice_ms": max(run["sliceMs"]), "slices": len(run["sliceMs"]),
                              "keys": len(lags), "lag_ms": max(lags) if lags else float("nan")})
-                say(f"run {i + 1}: {rows[-1]['s']:.2f} s, longest slice {rows[-1]['slice_ms']:.1f} ms, "
+                say(f"run {i + 1}: {rows[-1]['s']:.2f} s, longest main-thread task {rows[-1]['slice_ms']:.1f} ms, "
                     f"{len(lags)} keys typed, slowest answered after {rows[-1]['lag_ms']:.1f} ms")
             assert log.external == [], log.external
     except BrowserMissing as err:
@@ -74,7 +76,7 @@ def main() -> int:
     worst_slice = max(r["slice_ms"] for r in rows)
     worst_lag = max(r["lag_ms"] for r in rows)
     report = "\n".join([
-        "| runs | median time of the default run | slowest run | longest slice | slowest key answered |",
+        "| runs | median time of the default run | slowest run | longest main-thread task | slowest key answered |",
         "|---:|---:|---:|---:|---:|",
         f"| {len(rows)} | {median:.2f} s (target ≤ {TARGET_S:g} s) | {max(r['s'] for r in rows):.2f} s | "
         f"{worst_slice:.1f} ms | {worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms) |",
@@ -82,7 +84,7 @@ def main() -> int:
         f"browser: {agent}",
     ])
     publish(report, args.out)
-    return 0 if median <= TARGET_S and worst_lag <= TARGET_INPUT_MS else 1
+    return 0 if median <= TARGET_S and (args.no_typing or worst_lag <= TARGET_INPUT_MS) else 1
 
 
 if __name__ == "__main__":

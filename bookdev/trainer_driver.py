@@ -76,7 +76,8 @@ def read_run(w: wd.Widget) -> dict[str, Any] | None:
           if (!t) return null;
           return {{ losses: t.losses, accuracies: t.accuracies, rows: t.rows, stopped: t.stopped,
                    weights: Object.fromEntries(Object.entries(t.weights).map(([k, v]) => [k, Array.from(v)])),
-                   sliceMs: t.sliceMs || [], ms: (t.finishedAt || NaN) - t.startedAt, vocab: t.corpus.vocab }};
+                   sliceMs: t.sliceMs || [], ms: (t.finishedAt || NaN) - t.startedAt, vocab: t.corpus.vocab,
+                   worker: Boolean(t.worker) }};
         }}"""
     )
 

@@ -1,13 +1,54 @@
 // Train it yourself: the reader edits the senses and their cue words, the ambiguous words, the number of
 // training sentences, sentences of their own, d_model, the learning rate, the weight decay, the steps
 // and the seed; Train runs full-batch Adam in float64 in this page (trainer_core.js, the line-for-line
-// twin of attnlib/trainer.py), in slices of a few milliseconds between which the page answers input.
+// twin of attnlib/trainer.py), in a Web Worker made from this module's own text, so the page stays free
+// to answer input (where no worker may start, in slices of a few milliseconds between frames).
 // The loss, the held-out accuracy and the watched sentence's attention row are drawn as it learns;
 // Stop and Continue pause and resume; afterwards a typed sentence gets its sense and its attention row.
 // The fields are kept in localStorage, so they survive a reload; Reset restores the chapter's run.
 
 const STORE_KEY = "attnbook:train-it-yourself:v1";
-const SLICE_MS = 12; // train for at most about this long, then let the page draw and answer input
+const SLICE_MS = 12; // without a worker: train for at most about this long, then let the page draw and answer input
+const WORKER_SLICE_MS = 30; // in the worker: report to the page (and read Stop) this often
+
+// The worker's own code, after trainer_core.js (TRAINER_CORE_SOURCE, put in front of this module by
+// attnlib/widgets/trainer.py): it trains in slices, and after each sends the page the curves so far
+// and the weights, so that the page only draws and stays free for the reader's input.
+const WORKER_MAIN = `
+let t = null, stopAsked = false;
+function send(final) {
+  postMessage({ losses: t.losses, accuracies: t.accuracies, rows: t.rows, stopped: t.stopped, weights: t.weights, final });
+}
+function slice() {
+  const until = performance.now() + ${WORKER_SLICE_MS};
+  let more = true;
+  try { while (more && !stopAsked && performance.now() < until) more = trainOneStep(t); }
+  catch (err) { postMessage({ error: err.message }); return; }
+  if (!more || stopAsked) { send(true); return; }
+  send(false);
+  setTimeout(slice, 0);
+}
+onmessage = (e) => {
+  const m = e.data;
+  if (m.type === "start") {
+    try { t = createTrainer(m.settings, m.fillers); } catch (err) { postMessage({ error: err.message }); return; }
+    stopAsked = false;
+    slice();
+  } else if (m.type === "stop") stopAsked = true;
+  else if (m.type === "continue") { stopAsked = false; slice(); }
+};`;
+let workerUrl = null;
+
+// A worker made from this module's own text (a Blob URL: nothing is fetched), or null where the page
+// may not start one; then the page trains in slices itself.
+function newWorker() {
+  try {
+    if (!workerUrl) workerUrl = URL.createObjectURL(new Blob([TRAINER_CORE_SOURCE, WORKER_MAIN], { type: "text/javascript" }));
+    return new Worker(workerUrl);
+  } catch (err) {
+    return null;
+  }
+}
 const FIELDS = ["n_train", "n_test", "d_model", "lr", "weight_decay", "steps", "seed"];
 
 function sensesText(senses) { return senses.map((s) => `${s.word} ${s.sense}: ${s.cues.join(" ")}`).join("\n"); }
@@ -136,7 +177,7 @@ function render({ model, el }) {
   );
   el.append(root);
 
-  let trainer = null, running = false, stopAsked = false, rowChart = null;
+  let trainer = null, running = false, stopAsked = false, rowChart = null, worker = null;
   const state = (name) => { root.dataset.state = name; stop.disabled = name !== "training"; cont.disabled = name !== "stopped"; ask.input.disabled = !trainer || trainer.losses.length === 0; };
   const say = (text) => { message.textContent = text; message.hidden = !text; };
   const readFields = () => Object.fromEntries(Object.entries(f).filter(([k]) => k !== "ask").map(([k, x]) => [k, x.input.value]));
@@ -196,7 +237,24 @@ function render({ model, el }) {
     running = true;
     state("training");
     drawRun();
-    setTimeout(slice, 0);
+    if (worker) worker.terminate();
+    worker = newWorker();
+    if (!worker) { setTimeout(slice, 0); return; }
+    trainer.worker = true;
+    const mine = worker;
+    worker.onmessage = (e) => { if (worker === mine) fromWorker(e.data); };
+    worker.onerror = (e) => { if (worker !== mine) return; e.preventDefault(); worker.terminate(); worker = null; running = false; say(`Training failed: ${e.message}`); state("error"); };
+    worker.postMessage({ type: "start", settings: st, fillers });
+  }
+
+  // A report of the worker: the run so far (a copy of its numbers), drawn; at the end, finish.
+  function fromWorker(m) {
+    const begin = performance.now();
+    if (m.error) { running = false; say(`Training failed: ${m.error}`); state("error"); return; }
+    Object.assign(trainer, { losses: m.losses, accuracies: m.accuracies, rows: m.rows, stopped: m.stopped, weights: m.weights });
+    if (m.final) finish();
+    else drawRun();
+    trainer.sliceMs.push(performance.now() - begin); // how long the page was busy, drawing included
   }
 
   function drawAnswer() {
@@ -212,10 +270,16 @@ function render({ model, el }) {
   }
 
   train.addEventListener("click", () => { if (!running) start(); });
-  stop.addEventListener("click", () => { stopAsked = true; });
-  cont.addEventListener("click", () => { if (trainer && !running && !trainer.stopped) { stopAsked = false; running = true; say(""); state("training"); setTimeout(slice, 0); } });
+  stop.addEventListener("click", () => { stopAsked = true; if (worker) worker.postMessage({ type: "stop" }); });
+  cont.addEventListener("click", () => {
+    if (!trainer || running || trainer.stopped) return;
+    stopAsked = false; running = true; say(""); state("training");
+    if (worker) worker.postMessage({ type: "continue" });
+    else setTimeout(slice, 0);
+  });
   reset.addEventListener("click", () => {
     stopAsked = true; running = false; trainer = null; rowChart = null;
+    if (worker) { worker.terminate(); worker = null; }
     try { localStorage.removeItem(STORE_KEY); } catch (e) { /* storage off */ }
     writeFields(fieldsOf(defaults));
     save(model, { settings: defaults });
@@ -236,7 +300,7 @@ function render({ model, el }) {
   root.trainer = () => trainer; // read by the book's own checks of this page
   const onSettings = () => { if (!running) { writeFields(fieldsOf(model.get("settings"))); store(); } };
   model.on("change:settings", onSettings);
-  return () => { stopAsked = true; running = false; model.off("change:settings", onSettings); };
+  return () => { stopAsked = true; running = false; if (worker) worker.terminate(); model.off("change:settings", onSettings); };
 }
 
 export default { render };

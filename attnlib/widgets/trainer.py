@@ -10,6 +10,7 @@ Chapter: "Attention that learns" (book/17_learning.ipynb).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +21,11 @@ from .learned import _LearnedWidget
 from .sliders import _HERE, _es_module
 
 
+def _worker_source() -> str:
+    """``TRAINER_CORE_SOURCE``: the text of trainer_core.js, from which the page makes its Web Worker."""
+    return f"const TRAINER_CORE_SOURCE = {json.dumps((_HERE / 'trainer_core.js').read_text(encoding='utf-8'))};"
+
+
 class TrainItYourself(_LearnedWidget):
     """Train the sense model in the page. ``settings`` (synced) are the reader's data and settings
     (``attnlib.trainer.DEFAULTS`` completed by the given ones; the page writes them back when it trains);
@@ -28,7 +34,7 @@ class TrainItYourself(_LearnedWidget):
     box that questions the trained model. Used in: "Attention that learns".
     """
 
-    _esm = _es_module("trainer_core.js") + "\n" + (_HERE / "trainer.js").read_text(encoding="utf-8")
+    _esm = "\n".join((_es_module("trainer_core.js"), _worker_source(), (_HERE / "trainer.js").read_text(encoding="utf-8")))
     _css = _LearnedWidget._css + "\n" + (_HERE / "trainer.css").read_text(encoding="utf-8")
     settings = traitlets.Dict().tag(sync=True)
     defaults = traitlets.Dict().tag(sync=True)

@@ -99,6 +99,7 @@ def test_the_default_run_is_the_chapters(fresh) -> None:  # noqa: ANN001
     assert td.wait_until_ended(w) == "done"
     page, ref = td.read_run(w), trainer.train()
     td.compare(page, ref, "the chapter's run")
+    assert page["worker"], "the page trained on its own thread, not in a worker"
     assert f"{page['losses'][0]:.3f} -> {page['losses'][-1]:.4f}" == f"{ref.losses[0]:.3f} -> {ref.losses[-1]:.4f}"
     assert f"held-out accuracy {ref.accuracies[-1]:.3f}" in td.message(w)
     assert w.texts()["step"] == "150 of 150"
