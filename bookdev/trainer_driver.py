@@ -116,3 +116,13 @@ def fields(w: wd.Widget) -> dict[str, str]:
     """The fields as the page shows them now (textareas and inputs: their value)."""
     return w.page.evaluate(f"(names) => Object.fromEntries(names.map((n) => [n, {w.root}.querySelector(`[data-name=\"${{n}}\"]`).value]))",
                            list(FIELDS))
+
+
+def check_trainer(w: wd.Widget) -> None:
+    """The shared check of every widget page: the page opens idle with the chapter's settings, and a small
+    run trained in it equals ``attnlib.trainer``'s (the full comparison is test_trainer_widget.py)."""
+    assert state(w) == "idle" and fields(w) == fields_of(w.state["settings"]), fields(w)
+    small = {"n_train": 100, "n_test": 50, "steps": 10, "seed": 4}
+    compare(train(w, small), trainer.train(small), "a small run")
+    text = w.all_text()
+    assert "NaN" not in text and "undefined" not in text, text[:300]
