@@ -184,8 +184,12 @@ CASES = [
 
 
 # --- "Attention that learns" (issue 18): gradients, the trained sense model, the lookup task ------------
-from attnlib import grads, learning, lookup  # noqa: E402
-from attnlib import trainer  # noqa: E402
+from attnlib import (  # noqa: E402
+    grads,
+    learning,
+    lookup,
+    trainer,  # noqa: E402
+)
 from attnlib.widgets import AskModel, TrainingReplay, TrainItYourself  # noqa: E402
 
 _X, _P, _T = grads.random_layer(seed=0)
