@@ -179,7 +179,8 @@ function render({ model, el }) {
 
   let trainer = null, running = false, stopAsked = false, rowChart = null, worker = null;
   const state = (name) => { root.dataset.state = name; stop.disabled = name !== "training"; cont.disabled = name !== "stopped"; ask.input.disabled = !trainer || trainer.losses.length === 0; };
-  const say = (text) => { message.textContent = text; message.hidden = !text; };
+  // A message under the buttons: a problem (orange bar) or, with `note`, a plain report (blue bar).
+  const say = (text, note = false) => { message.textContent = text; message.hidden = !text; message.classList.toggle("attnw-note", note); };
   const readFields = () => Object.fromEntries(Object.entries(f).filter(([k]) => k !== "ask").map(([k, x]) => [k, x.input.value]));
   const writeFields = (values) => { for (const [k, v] of Object.entries(values)) if (f[k]) f[k].input.value = v; };
   const store = () => { try { localStorage.setItem(STORE_KEY, JSON.stringify(readFields())); } catch (e) { /* storage off: nothing is kept */ } };
@@ -206,8 +207,8 @@ function render({ model, el }) {
     const t = trainer;
     t.finishedAt = performance.now();
     if (t.stopped) { say(`Stopped: ${t.stopped}.`); state("diverged"); }
-    else if (trainerStep(t) >= t.settings.steps) { say(`Done: ${t.settings.steps} steps, training loss ${fmt(t.losses[t.losses.length - 1], 4)}, held-out accuracy ${fmt(t.accuracies[t.accuracies.length - 1], 3)}.`); state("done"); }
-    else { say(`Stopped at step ${trainerStep(t)} of ${t.settings.steps}: press Continue to go on.`); state("stopped"); }
+    else if (trainerStep(t) >= t.settings.steps) { say(`Done: ${t.settings.steps} steps, training loss ${fmt(t.losses[t.losses.length - 1], 4)}, held-out accuracy ${fmt(t.accuracies[t.accuracies.length - 1], 3)}.`, true); state("done"); }
+    else { say(`Stopped at step ${trainerStep(t)} of ${t.settings.steps}: press Continue to go on.`, true); state("stopped"); }
     drawRun();
     drawAnswer();
     save(model, { result: { step: trainerStep(t), losses: t.losses, accuracies: t.accuracies, stopped: t.stopped } });
@@ -284,7 +285,7 @@ function render({ model, el }) {
     writeFields(fieldsOf(defaults));
     save(model, { settings: defaults });
     rowHolder.replaceChildren(); askRow.replaceChildren(); answer.textContent = "";
-    say("The chapter's settings are back. Press Train.");
+    say("The chapter's settings are back. Press Train.", true);
     state("idle");
   });
   for (const x of Object.values(f)) x.input.addEventListener("input", store);
@@ -295,7 +296,7 @@ function render({ model, el }) {
   writeFields(fieldsOf(model.get("settings")));
   if (saved && typeof saved === "object") writeFields(Object.fromEntries(Object.entries(saved).filter(([k, v]) => f[k] && typeof v === "string")));
   ask.input.value = model.get("ask") || "";
-  say("Press Train: the chapter's run, trained in this page.");
+  say("Press Train: the chapter's run, trained in this page.", true);
   state("idle");
   root.trainer = () => trainer; // read by the book's own checks of this page
   const onSettings = () => { if (!running) { writeFields(fieldsOf(model.get("settings"))); store(); } };
