@@ -108,15 +108,22 @@ function initWeights(vocabSize, d, nSenses, seed) {
   return w;
 }
 
-// One sentence forward (attnlib.trainer.forward, one row of it). `s` is scratch space reused.
-function forwardOne(w, d, S, sent, s) {
+// One sentence forward (attnlib.trainer.forward, one row of it). `s` is scratch space reused. q and
+// u = W_K q depend only on the ambiguous word and its position, so within one step (fixed weights)
+// `cache` keeps them per (word, position): the same numbers, computed once.
+function forwardOne(w, d, S, sent, s, cache = null) {
   const n = sent.ids.length, sq = Math.sqrt(d), ids = sent.ids;
   const E = w.embed, P = w.pos, WQ = w.w_q, WK = w.w_k, WV = w.w_v, WC = w.w_c, BC = w.b_c;
   const x = s.x, q = s.q, u = s.u, a = s.a, xbar = s.xbar, c = s.c, logits = s.logits, probs = s.probs;
   for (let j = 0; j < n; j++) { const e = ids[j] * d, p = j * d; for (let i = 0; i < d; i++) x[p + i] = E[e + i] + P[p + i]; }
-  const xq = sent.q * d;
-  for (let i = 0; i < d; i++) { let t = 0; for (let m = 0; m < d; m++) t += x[xq + m] * WQ[m * d + i]; q[i] = t; }
-  for (let i = 0; i < d; i++) { let t = 0; const r = i * d; for (let m = 0; m < d; m++) t += q[m] * WK[r + m]; u[i] = t; }
+  const xq = sent.q * d, key = ids[sent.q] * TRAIN_MAX_LEN + sent.q;
+  const hit = cache !== null ? cache.get(key) : undefined;
+  if (hit !== undefined) { q.set(hit.q); u.set(hit.u); }
+  else {
+    for (let i = 0; i < d; i++) { let t = 0; for (let m = 0; m < d; m++) t += x[xq + m] * WQ[m * d + i]; q[i] = t; }
+    for (let i = 0; i < d; i++) { let t = 0; const r = i * d; for (let m = 0; m < d; m++) t += q[m] * WK[r + m]; u[i] = t; }
+    if (cache !== null) cache.set(key, { q: Float64Array.from(q), u: Float64Array.from(u) });
+  }
   let top = -Infinity;
   for (let j = 0; j < n; j++) { let t = 0; const p = j * d; for (let i = 0; i < d; i++) t += x[p + i] * u[i]; a[j] = t / sq; if (a[j] > top) top = a[j]; }
   let sum = 0;
@@ -186,8 +193,9 @@ function trainerStep(t) { return Math.max(t.losses.length - 1, 0); }
 function measure(t) {
   const { weights: w, d, S, scratch: s, corpus } = t;
   const g = t.zeros(), N = corpus.train.length;
+  const cache = new Map();
   let loss = 0;
-  for (const sent of corpus.train) { loss += forwardOne(w, d, S, sent, s); backwardOne(w, d, S, N, sent, s, g); }
+  for (const sent of corpus.train) { loss += forwardOne(w, d, S, sent, s, cache); backwardOne(w, d, S, N, sent, s, g); }
   loss = loss / N;
   if (!Number.isFinite(loss) || (t.losses.length && loss > DIVERGED * t.losses[0])) {
     t.stopped = `the loss diverged at step ${t.losses.length} (${loss.toPrecision(3)}, from ${t.losses[0].toPrecision(3)} at step 0): the learning rate ${t.settings.lr} is too large. The weights of step ${t.losses.length - 1} are kept`;
@@ -196,7 +204,7 @@ function measure(t) {
   t.losses.push(loss);
   let right = 0;
   for (const sent of corpus.test) {
-    forwardOne(w, d, S, sent, s);
+    forwardOne(w, d, S, sent, s, cache);
     let best = 0;
     for (let k = 1; k < S; k++) if (s.logits[k] > s.logits[best]) best = k;
     if (best === sent.y) right += 1;
