@@ -147,7 +147,7 @@ function render({ model, el }) {
     sentences: field("your sentences", "sentences", { rows: 2, placeholder: "bank:river | we went by boat to the bank" }),
     n_train: field("training sentences", "n_train", { type: "text", inputmode: "numeric" }),
     n_test: field("held-out sentences", "n_test", { type: "text", inputmode: "numeric" }),
-    d_model: field("d_model", "d_model", { type: "text", inputmode: "numeric" }),
+    d_model: field("d_model (= d_k)", "d_model", { type: "text", inputmode: "numeric" }),
     lr: field("learning rate", "lr", { type: "text", inputmode: "decimal" }),
     weight_decay: field("weight decay", "weight_decay", { type: "text", inputmode: "decimal" }),
     steps: field("steps", "steps", { type: "text", inputmode: "numeric" }),
