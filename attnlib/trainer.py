@@ -30,7 +30,7 @@ import numpy as np
 
 from ._validate import require_positive
 from .generation import Mulberry32
-from .learning import ADAM_BETAS, ADAM_EPS, CUES, FILLERS, MAX_LEN, MIN_LEN, SENSES, VOCAB
+from .learning import ADAM_BETAS, ADAM_EPS, CUES, FILLERS, MAX_LEN, MIN_LEN, SENSES, VOCAB, words_of
 
 #: The settings the widget opens with, those of the chapter's run (its cue words, 1000 training and 1000
 #: held-out sentences, d_model 16, 150 full-batch Adam steps at lr 0.02 with weight decay 0.5, seed 0).
@@ -46,12 +46,6 @@ HELD_OUT = 0.25  # the fraction of (ambiguous position, cue position) pairs seen
 DIVERGED = 10.0  # the loss diverged: it is not finite, or more than this many times the loss at step 0
 WEIGHT_STREAM = 0x9E3779B9  # the initial weights come from Mulberry32((seed + this) mod 2**32)
 _WORD = re.compile(r"^[a-z']+$")
-_PUNCTUATION = re.compile(r"[.,!?;:]")
-
-
-def words_in(text: str) -> list[str]:
-    """Lower-case words, ``.,!?;:`` removed (as the page does)."""
-    return _PUNCTUATION.sub(" ", text.lower()).split()
 
 
 # --- settings ----------------------------------------------------------------------------------------
@@ -100,7 +94,7 @@ class Corpus:
 
 
 def _encode(text: str, vocab: Mapping[str, int], ambiguous: Sequence[str], what: str) -> tuple[list[int], int]:
-    words = words_in(text)
+    words = words_of(text)  # lower case, .,!?;: removed, as the page does
     if not words or len(words) > MAX_LEN:
         raise ValueError(f"{what} {text!r} has {len(words)} words: give 1 to {MAX_LEN}")
     unknown = [w for w in words if w not in vocab]

@@ -65,5 +65,5 @@ class TrainItYourself(_LearnedWidget):
         attention row at every step, the final weights, and why it stopped early (``None`` if it did not)."""
         run = trainer.train(self.settings)
         return {"losses": run.losses, "accuracies": run.accuracies, "rows": run.rows, "weights": run.weights,
-                "stopped": run.stopped, "step": run.step, "words": trainer.words_in(self.settings["watch"]),
+                "stopped": run.stopped, "step": run.step, "words": learning.words_of(self.settings["watch"]),
                 "senses": list(run.corpus.senses)}
