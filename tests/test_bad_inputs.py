@@ -193,8 +193,13 @@ CASES = [
 
 
 # --- "Attention that learns" (issue 18): gradients, the trained sense model, the lookup task ------------
-from attnlib import grads, learning, lookup  # noqa: E402
-from attnlib.widgets import AskModel, TrainingReplay  # noqa: E402
+from attnlib import (  # noqa: E402
+    grads,
+    learning,
+    lookup,
+    trainer,  # noqa: E402
+)
+from attnlib.widgets import AskModel, TrainingReplay, TrainItYourself  # noqa: E402
 
 _X, _P, _T = grads.random_layer(seed=0)
 _STATE = {"embed": np.zeros((len(learning.VOCAB), 4)), "pos": np.zeros((learning.MAX_LEN, 4)),
@@ -237,6 +242,18 @@ LEARNING_CASES = [
     ("replay sentence index", lambda: TrainingReplay(_RUN, ["bank river"], sentence=2), ValueError, "2"),
     ("ask bad state", lambda: AskModel({"embed": np.ones((2, 2))}), ValueError, "w_q"),
     ("ask sentence not text", lambda: AskModel(_STATE, sentence=["bank"]), TypeError, "list"),
+    # the float64 trainer of "Train it yourself" and its widget (issue 36)
+    ("trainer settings not a mapping", lambda: trainer.check_settings([1]), TypeError, "list"),
+    ("trainer lr NaN", lambda: trainer.train({"lr": float("nan")}), ValueError, "got nan"),
+    ("trainer lr not a number", lambda: trainer.train({"lr": "fast"}), TypeError, "str"),
+    ("trainer empty corpus", lambda: trainer.make_corpus({"n_train": 0}), ValueError, "the corpus is empty"),
+    ("trainer sense without sentence", lambda: trainer.make_corpus(
+        {"senses": [dict(trainer.DEFAULTS["senses"][0], cues=[]), *trainer.DEFAULTS["senses"][1:]]}), ValueError, "bank:river"),
+    ("trainer unknown word", lambda: trainer.make_corpus(
+        {"sentences": [{"sense": "bank:river", "text": "the bank by the volcano"}]}), ValueError, "volcano"),
+    ("trainer d_model too wide", lambda: trainer.train({"d_model": 100}), ValueError, "got 100"),
+    ("trainer widget bad lr", lambda: TrainItYourself({"lr": -1.0}), ValueError, "got -1.0"),
+    ("trainer widget ask not text", lambda: TrainItYourself(ask=3), TypeError, "int"),
 ]
 
 

@@ -74,7 +74,7 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
     assert config()["latex"]["latex_engine"] == "xelatex"
     assert "## " not in (tmp_path / "src" / "book" / "intro.md").read_text(encoding="utf-8")
     # the widgets of chapters 15, 16 and 18 print their default figure too
-    for chapter, count in (("15_positions", 1), ("16_decoding", 1), ("18_learning", 2)):
+    for chapter, count in (("15_positions", 1), ("16_decoding", 1), ("18_learning", 3)):
         nb = json.loads((tmp_path / "src" / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
         printed = [o for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
                    and "".join(o["data"].get("text/plain", "")).startswith(pdf_source.PRINT_FIGURES)]
@@ -99,7 +99,8 @@ def test_the_rotary_widget_prints_its_own_numbers() -> None:
 
 
 @pytest.mark.parametrize(("chapter", "name"), [("16_decoding", "DecodingStepper"), ("18_learning", "TrainingReplay"),
-                                               ("18_learning", "AskModel"), ("20_a_model_that_writes", "WriteWithModel")])
+                                               ("18_learning", "AskModel"), ("18_learning", "TrainItYourself"),
+                                               ("20_a_model_that_writes", "WriteWithModel")])
 def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str, name: str) -> None:
     nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     state = nb["metadata"]["widgets"][pdf_source.STATE_MIME]["state"]
@@ -120,6 +121,11 @@ def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str,
         assert np.allclose(line.get_ydata(), [f["loss"] for f in widget.frames])
         assert (dot.get_xdata()[0], dot.get_ydata()[0]) == (n["step"], n["loss"])
         assert f"{len(widget.frames)} stored checkpoints" in moving
+    elif name == "TrainItYourself":
+        loss, accuracy = left.get_lines()[:2]
+        assert np.allclose(loss.get_ydata(), n["losses"]) and np.allclose(accuracy.get_ydata(), n["accuracies"])
+        assert np.allclose([p.get_height() for p in right.patches], n["rows"][-1])
+        assert n["step"] == widget.settings["steps"] and "trains it step by step" in moving
     elif name == "WriteWithModel":
         assert np.allclose([p.get_height() for p in left.patches], n["probs"][-1][:5])
         shown = np.asarray(right.collections[0].get_array()).reshape(len(n["new"]), -1)

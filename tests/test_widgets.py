@@ -264,3 +264,60 @@ def test_es_modules_ship_as_package_data_and_are_self_contained() -> None:
         esm = str(cls._esm)
         assert esm.count("export default") == 1 and esm.count("function uniformAt(") == 1 and esm.count("function h(") == 1
         assert "import " not in esm and "http" not in esm.replace("http://www.w3.org/2000/svg", "")
+
+
+# --- "Train it yourself" (chapter 18): the page's trainer against attnlib.trainer, without a browser --------
+from attnlib import learning, trainer  # noqa: E402
+from attnlib.widgets import TrainItYourself  # noqa: E402
+
+_TRAIN_IN_NODE = """
+const [settings, fillers] = JSON.parse(process.argv[1]);
+const t = createTrainer(settings, fillers);
+while (trainOneStep(t)) {}
+console.log(JSON.stringify({ losses: t.losses, accuracies: t.accuracies, rows: t.rows, stopped: t.stopped,
+  weights: Object.fromEntries(Object.entries(t.weights).map(([k, v]) => [k, Array.from(v)])) }));
+"""
+
+
+@pytest.mark.parametrize("settings", [
+    {"n_train": 60, "n_test": 40, "steps": 15, "seed": 1},
+    {"n_train": 40, "n_test": 30, "steps": 12, "seed": 2, "d_model": 5, "weight_decay": 0.0, "lr": 0.05,
+     "sentences": [{"sense": "bat:sport", "text": "the bat and the ball"}]},
+    {"n_train": 50, "n_test": 20, "steps": 10, "seed": 3, "lr": 0.7},  # diverges
+])
+def test_trainer_core_js_trains_what_attnlib_trainer_trains(settings: dict) -> None:
+    """trainer_core.js (the page's training) run by Node: the same losses, accuracies, rows and weights as
+    attnlib.trainer (the browser itself is compared on the built page, 22 cases, in the browser checks)."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    script = (WIDGETS_DIR / "trainer_core.js").read_text(encoding="utf-8") + _TRAIN_IN_NODE
+    arg = json.dumps([trainer.check_settings(settings), list(learning.FILLERS)])
+    out = json.loads(subprocess.run(["node", "--input-type=module", "-e", script, arg], capture_output=True,
+                                    text=True, check=True, timeout=120).stdout)
+    ref = trainer.train(settings)
+    assert (out["stopped"] is None) == (ref.stopped is None) and len(out["losses"]) == len(ref.losses)
+    np.testing.assert_allclose(out["losses"], ref.losses, rtol=1e-12)
+    assert out["accuracies"] == ref.accuracies
+    np.testing.assert_allclose(out["rows"][-1], ref.rows[-1], rtol=1e-9, atol=1e-15)
+    for name in trainer.PARAMS:
+        np.testing.assert_allclose(np.reshape(out["weights"][name], ref.weights[name].shape), ref.weights[name], rtol=1e-9)
+
+
+def test_trainer_widget_syncs_checks_and_trains_in_python() -> None:
+    w = TrainItYourself({"n_train": 50, "n_test": 20, "steps": 5})
+    assert w.settings == trainer.check_settings({"n_train": 50, "n_test": 20, "steps": 5})
+    assert w.defaults == trainer.check_settings({}) and w.limits["d_model"] == list(trainer.LIMITS["d_model"])
+    assert repr(w) == "TrainItYourself(n_train=50, d_model=16, lr=0.02, weight_decay=0.5, steps=5, seed=0)"
+    w.settings = {**w.settings, "seed": 3}  # what the page sends when the reader trains, seen from Python
+    assert w.numbers()["losses"] == trainer.train({"n_train": 50, "n_test": 20, "steps": 5, "seed": 3}).losses
+    with pytest.raises(ValueError, match="got nan"):
+        w.settings = {**w.settings, "lr": float("nan")}
+    assert w.settings["lr"] == 0.02  # a rejected setting leaves the widget as it was
+    esm = str(TrainItYourself._esm)
+    # trainer_core.js twice: as the module's code and as the text its Web Worker is made from
+    assert esm.count("export default") == 1 and esm.count("function createTrainer(") == 2
+    assert "const TRAINER_CORE_SOURCE = " in esm and "new Worker(" in esm and "import(" not in esm
+    assert not [line for line in esm.splitlines() if line.startswith("import ")]
+    assert "http" not in esm.replace("http://www.w3.org/2000/svg", "")
+    files = {p.name for p in resources.files("attnlib.widgets").iterdir()}
+    assert {"trainer.js", "trainer_core.js", "trainer.css"} <= files

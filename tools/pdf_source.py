@@ -46,7 +46,7 @@ STATE_MIME = "application/vnd.jupyter.widget-state+json"
 COPIED = ("_toc.yml", "book", "_ext", "_templates")
 #: The widgets drawn as their default figure in print; any other widget gets the line alone.
 PRINT_FIGURES = ("SoftmaxSharpening", "TemperatureSlider", "DotProductSpread", "GeometricAttention",
-                 "RotaryPositions", "DecodingStepper", "TrainingReplay", "AskModel", "WriteWithModel")
+                 "RotaryPositions", "DecodingStepper", "TrainingReplay", "AskModel", "WriteWithModel", "TrainItYourself")
 #: The synced traits a widget that stores its data (not a seed) is rebuilt from.
 _STORED = {"DecodingStepper": ("tokens", "step", "query_vectors", "key_vectors", "value_vectors"),
            "TrainingReplay": ("frames", "sentences", "senses", "index", "sentence")}
@@ -71,6 +71,8 @@ def _widget(name: str, state: dict[str, Any]) -> Any:
         return widgets.AskModel(state["weights"], sentence=state["sentence"])
     if name == "WriteWithModel":
         return widgets.WriteWithModel.from_state(state)
+    if name == "TrainItYourself":
+        return widgets.TrainItYourself(state["settings"], ask=state.get("ask", ""))
     if name in _STORED:
         return _restored(getattr(widgets, name), {k: state[k] for k in _STORED[name]})
     raise ValueError(f"no print figure for widget {name!r}")
@@ -141,6 +143,8 @@ def figure(widget: Any) -> tuple[plt.Figure, str]:
         return _learned_figure(widget, n)
     elif name == "WriteWithModel":
         return _writer_figure(widget, n)
+    elif name == "TrainItYourself":
+        return _trainer_figure(widget, n)
     else:
         raise ValueError(f"no print figure for widget {name!r}")
     return ax.figure, moving
@@ -186,6 +190,22 @@ def _learned_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
     right.tick_params(axis="x", labelrotation=20)
     fig.tight_layout(w_pad=3)
     return fig, "you type a sentence (or click words of the vocabulary) and the trained model answers in the page"
+
+
+def _trainer_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
+    """Chapter 18's "train it yourself" with its default settings, trained to the end: the loss and the
+    held-out accuracy at every step, and the watched sentence's attention row after the last step."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [1.3, 1]})
+    steps = list(range(len(n["losses"])))
+    plots.curves(steps, {"training loss": n["losses"], "held-out accuracy": n["accuracies"]}, ax=left,
+                 xlabel="update step", ylabel="", title=f"trained in the page: {n['step']} steps")
+    words, ambiguous = n["words"], {s["word"] for s in widget.settings["senses"]}
+    plots.grouped_bars({"attention": n["rows"][-1]}, words, ax=right,
+                       title=f"where '{next(w for w in words if w in ambiguous)}' looks after training")
+    right.tick_params(axis="x", labelrotation=20)
+    fig.tight_layout(w_pad=3)
+    return fig, ("you edit the senses, cue words and sentences, set the model and the training, and the page trains "
+                 "it step by step, drawing these curves and the attention row as it learns")
 
 
 def _writer_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:

@@ -7,12 +7,13 @@ The text of the exercises is data, in ``data/18_learning.yml``; it names the fun
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 import torch
 
-from attnlib import learning, softmax
+from attnlib import learning, softmax, trainer
 from attnlib.scaling import softmax_jacobian
 
 from ._helpers import randn
@@ -125,4 +126,78 @@ code.values(
     minus_slip=Numbers(G - DOT_SLIP),
     ds_slip=Numbers(DS_SLIP),
     ds_slip_sum=DS_SLIP.sum(),
+)
+
+
+# --- 18.6 to 18.8: "Train it yourself" (attnlib.trainer, the recipe the page repeats) -----------------------
+@functools.cache
+def _coins_run() -> dict[str, float]:
+    """The chapter's settings with "coins" a cue of both bank senses: attention to the cue and accuracy on
+    the held-out sentences whose cue is "coins", and attention to the cue in the others."""
+    senses = [dict(s) for s in trainer.DEFAULTS["senses"]]
+    senses[0] = dict(senses[0], cues=[*senses[0]["cues"], "coins"])
+    run = trainer.train({"senses": senses})
+    test, vocab = run.corpus.test, run.corpus.vocab
+    f = trainer.forward(run.weights, test)
+    n = len(test["ids"])
+    cue = np.array([next(j for j in range(int(test["lengths"][i])) if vocab[test["ids"][i, j]] in learning.CUE_SENSE
+                         or vocab[test["ids"][i, j]] == "coins") for i in range(n)])  # (N,) the cue's position
+    on_cue = f["a"][np.arange(n), cue]  # (N,)
+    coins = test["ids"][np.arange(n), cue] == vocab.index("coins")  # (N,)
+    right = f["logits"].argmax(axis=1) == test["labels"]  # (N,)
+    return {"coins_attention": float(on_cue[coins].mean()), "other_attention": float(on_cue[~coins].mean()),
+            "coins_uniform": float(np.mean(1 / test["lengths"][coins])), "coins_accuracy": float(right[coins].mean())}
+
+
+
+def ex6_correct() -> str:
+    r = _coins_run()
+    looks, half = r["coins_attention"] > 2 * r["coins_uniform"], abs(r["coins_accuracy"] - 0.5) < 0.15
+    if r["other_attention"] < 0.5:
+        return "d"
+    return {(True, False): "a", (False, True): "b", (True, True): "c"}.get((looks, half), "?")
+
+
+LR_GRID = tuple(round(0.1 * k, 1) for k in range(1, 11))
+LR_SETTINGS = {"n_train": 300, "n_test": 100, "steps": 20}
+
+
+@functools.cache
+def _lr_runs() -> dict[float, trainer.Trainer]:
+    return {lr: trainer.train({**LR_SETTINGS, "lr": lr}) for lr in LR_GRID}
+
+
+def ex7_answer() -> float:
+    return min(lr for lr, run in _lr_runs().items() if run.stopped)
+
+
+def ex7_last_that_trains() -> float:
+    return max(lr for lr, run in _lr_runs().items() if not run.stopped and lr < ex7_answer())
+
+
+def ex7_first_rise() -> float:
+    return min(lr for lr, run in _lr_runs().items() if max(run.losses) > run.losses[0])
+
+
+WD = trainer.DEFAULTS["weight_decay"]
+
+
+@functools.cache
+def _spreads() -> tuple[float, float]:
+    """Mean over rows of max − min of the positional scores, trained with the chapter's weight decay and without."""
+    def spread(wd: float) -> float:
+        return float(np.ptp(learning.positional_scores(trainer.train({"weight_decay": wd}).weights), axis=1).mean())
+    return spread(WD), spread(0.0)
+
+
+def ex8_correct() -> str:
+    with_decay, plain = _spreads()
+    return "c" if with_decay < 0.1 * plain else "?"
+
+
+code.add(ex6_correct=ex6_correct, ex7_answer=ex7_answer, ex7_last_that_trains=ex7_last_that_trains,
+         ex7_first_rise=ex7_first_rise, ex8_correct=ex8_correct)
+code.values(
+    lr_sentences=str(LR_SETTINGS["n_train"]), lr_held_out=str(LR_SETTINGS["n_test"]), lr_steps=str(LR_SETTINGS["steps"]),
+    lr_grid=", ".join(f"{x:g}" for x in LR_GRID), diverged=f"{trainer.DIVERGED:g}", wd=f"{WD:g}",
 )

@@ -18,7 +18,8 @@ from .sliders import (
            TemperatureSlider,
            dom_helpers_js,
 )
+from .trainer import TrainItYourself
 from .writer import WriteWithModel
 
 __all__ = ["AskModel", "DecodingStepper", "DotProductSpread", "GeometricAttention", "RotaryPositions", "SoftmaxSharpening",
-           "TemperatureSlider", "TrainingReplay", "WriteWithModel", "dom_helpers_js", "slider_math"]
+           "TemperatureSlider", "TrainItYourself", "TrainingReplay", "WriteWithModel", "dom_helpers_js", "slider_math"]

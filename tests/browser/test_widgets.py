@@ -20,11 +20,13 @@ from attnlib.widgets import (
     SoftmaxSharpening,
     TemperatureSlider,
     TrainingReplay,
+    TrainItYourself,
     WriteWithModel,
     slider_math,
 )
 from attnlib.widgets.decoding import decoding_numbers
 from bookdev import browser as bb
+from bookdev import trainer_driver as td
 from bookdev import widgets as wd
 from bookdev.site import AXE, WIDGET_PAGES
 
@@ -36,7 +38,8 @@ pytestmark = pytest.mark.browser
 
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
 CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
-                                    RotaryPositions, TrainingReplay, AskModel, DecodingStepper, WriteWithModel)}
+                                    RotaryPositions, TrainingReplay, AskModel, DecodingStepper, WriteWithModel,
+                                    TrainItYourself)}
 
 
 def test_there_are_widget_pages() -> None:
@@ -231,6 +234,7 @@ CHECKS = {
     "TrainingReplay": ld.check_replay,
     "AskModel": ld.check_ask,
     "WriteWithModel": xd.check_writer,
+    "TrainItYourself": td.check_trainer,
 }
 
 

@@ -1,0 +1,307 @@
+// Train it yourself: the reader edits the senses and their cue words, the ambiguous words, the number of
+// training sentences, sentences of their own, d_model, the learning rate, the weight decay, the steps
+// and the seed; Train runs full-batch Adam in float64 in this page (trainer_core.js, the line-for-line
+// twin of attnlib/trainer.py), in a Web Worker made from this module's own text, so the page stays free
+// to answer input (where no worker may start, in slices of a few milliseconds between frames).
+// The loss, the held-out accuracy and the watched sentence's attention row are drawn as it learns;
+// Stop and Continue pause and resume; afterwards a typed sentence gets its sense and its attention row.
+// The fields are kept in localStorage, so they survive a reload; Reset restores the chapter's run.
+
+const STORE_KEY = "attnbook:train-it-yourself:v1";
+const SLICE_MS = 12; // without a worker: train for at most about this long, then let the page draw and answer input
+const WORKER_SLICE_MS = 30; // in the worker: report to the page (and read Stop) this often
+
+// The worker's own code, after trainer_core.js (TRAINER_CORE_SOURCE, put in front of this module by
+// attnlib/widgets/trainer.py): it trains in slices, and after each sends the page the curves so far
+// and the weights, so that the page only draws and stays free for the reader's input.
+const WORKER_MAIN = `
+let t = null, stopAsked = false;
+function send(final) {
+  postMessage({ losses: t.losses, accuracies: t.accuracies, rows: t.rows, stopped: t.stopped, weights: t.weights, final });
+}
+function slice() {
+  const until = performance.now() + ${WORKER_SLICE_MS};
+  let more = true;
+  try { while (more && !stopAsked && performance.now() < until) more = trainOneStep(t); }
+  catch (err) { postMessage({ error: err.message }); return; }
+  if (!more || stopAsked) { send(true); return; }
+  send(false);
+  setTimeout(slice, 0);
+}
+onmessage = (e) => {
+  const m = e.data;
+  if (m.type === "start") {
+    try { t = createTrainer(m.settings, m.fillers); } catch (err) { postMessage({ error: err.message }); return; }
+    stopAsked = false;
+    slice();
+  } else if (m.type === "stop") stopAsked = true;
+  else if (m.type === "continue") { stopAsked = false; slice(); }
+};`;
+let workerUrl = null;
+
+// A worker made from this module's own text (a Blob URL: nothing is fetched), or null where the page
+// may not start one; then the page trains in slices itself.
+function newWorker() {
+  try {
+    if (!workerUrl) workerUrl = URL.createObjectURL(new Blob([TRAINER_CORE_SOURCE, WORKER_MAIN], { type: "text/javascript" }));
+    return new Worker(workerUrl);
+  } catch (err) {
+    return null;
+  }
+}
+const FIELDS = ["n_train", "n_test", "d_model", "lr", "weight_decay", "steps", "seed"];
+
+function sensesText(senses) { return senses.map((s) => `${s.word} ${s.sense}: ${s.cues.join(" ")}`).join("\n"); }
+function sentencesText(rows) { return rows.map((r) => `${r.sense} | ${r.text}`).join("\n"); }
+
+// The fields as the reader left them (strings), from the settings.
+function fieldsOf(st) {
+  const f = { senses: sensesText(st.senses), sentences: sentencesText(st.sentences), watch: st.watch };
+  for (const k of FIELDS) f[k] = String(st[k]);
+  return f;
+}
+
+function wholeIn(text, key, lo, hi) {
+  const v = Number(String(text).trim());
+  if (String(text).trim() === "" || !Number.isInteger(v) || v < lo || v > hi) throw new Error(`${key} must be a whole number from ${lo} to ${hi}, got '${text}'`);
+  return v;
+}
+
+// The fields read and checked as attnlib.trainer.check_settings does: the settings, or an Error naming the bad value.
+function parseFields(f, limits) {
+  const senses = [], seen = new Set();
+  f.senses.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    const m = line.match(/^\s*(\S+)\s+(\S+)\s*:(.*)$/);
+    if (!m) throw new Error(`line ${i + 1} of the senses, '${line.trim()}', must read 'word sense: cue cue ...'`);
+    const word = m[1].toLowerCase(), sense = m[2].toLowerCase();
+    const cues = [...new Set(m[3].toLowerCase().split(/[\s,]+/).filter((c) => c))];
+    for (const w of [word, sense, ...cues]) if (!/^[a-z']+$/.test(w)) throw new Error(`'${w}' is not a word: use the letters a to z (sense ${word}:${sense})`);
+    if (seen.has(`${word}:${sense}`)) throw new Error(`the sense ${word}:${sense} is listed twice`);
+    seen.add(`${word}:${sense}`);
+    senses.push({ word, sense, cues });
+  });
+  if (senses.length < 2) throw new Error(`give at least two senses to tell apart, got ${senses.length}`);
+  const ambiguous = new Set(senses.map((s) => s.word));
+  for (const s of senses) for (const c of s.cues) if (ambiguous.has(c)) throw new Error(`'${c}' is an ambiguous word and a cue of ${s.word}:${s.sense}: it cannot be both`);
+  const sentences = [];
+  f.sentences.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    const bar = line.indexOf("|");
+    if (bar < 0) throw new Error(`line ${i + 1} of your sentences, '${line.trim()}', must read 'word:sense | the sentence'`);
+    sentences.push({ sense: line.slice(0, bar).trim().toLowerCase(), text: line.slice(bar + 1).trim() });
+  });
+  const st = { senses, sentences, watch: f.watch };
+  for (const k of ["n_train", "n_test", "d_model", "steps"]) st[k] = wholeIn(f[k], k, ...limits[k]);
+  const lr = Number(String(f.lr).trim());
+  if (String(f.lr).trim() === "" || !(Number.isFinite(lr) && lr > 0)) throw new Error(`the learning rate must be a finite number > 0, got ${String(f.lr).trim() === "" ? "nothing" : f.lr}`);
+  st.lr = lr;
+  const wd = Number(String(f.weight_decay).trim());
+  if (String(f.weight_decay).trim() === "" || !(wd >= 0 && wd < 10)) throw new Error(`weight_decay must be a number in [0, 10), got '${f.weight_decay}'`);
+  st.weight_decay = wd;
+  st.seed = wholeIn(f.seed, "seed", 0, 4294967295);
+  return st;
+}
+
+// A line chart of one or two series against the step.
+function lineChart({ title, name, width = 320, height = 160, ymax = null }) {
+  const pad = { l: 34, r: 8, t: 10, b: 24 };
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "attnw-chart", role: "img", "data-name": name });
+  const desc = s("title", { text: title });
+  const plotW = width - pad.l - pad.r, plotH = height - pad.t - pad.b;
+  svg.append(desc, s("line", { x1: pad.l, x2: pad.l + plotW, y1: pad.t + plotH, y2: pad.t + plotH, stroke: PALETTE.ink }),
+    s("line", { x1: pad.l, x2: pad.l, y1: pad.t, y2: pad.t + plotH, stroke: PALETTE.ink }));
+  const top = s("text", { x: pad.l - 3, y: pad.t + 8, "text-anchor": "end", class: "attnw-barlab" });
+  const zero = s("text", { x: pad.l - 3, y: pad.t + plotH, "text-anchor": "end", class: "attnw-barlab", text: "0" });
+  const right = s("text", { x: pad.l + plotW, y: height - 6, "text-anchor": "end", class: "attnw-barlab" });
+  const lines = [s("polyline", { fill: "none", stroke: PALETTE.blue, "stroke-width": 2 }), s("polyline", { fill: "none", stroke: PALETTE.red, "stroke-width": 2, "stroke-dasharray": "5 3" })];
+  svg.append(top, zero, right, s("text", { x: pad.l, y: height - 6, class: "attnw-barlab", text: "step 0" }), ...lines);
+  return {
+    el: svg,
+    update(series, steps) {
+      const hi = ymax !== null ? ymax : Math.max(1e-9, ...series.flatMap((x) => x.values.filter(Number.isFinite)));
+      top.textContent = fmt(hi, 2);
+      right.textContent = `step ${steps}`;
+      series.forEach((x, k) => {
+        lines[k].setAttribute("points", x.values.map((v, i) => `${(pad.l + (plotW * i) / Math.max(steps, 1)).toFixed(1)},${(pad.t + plotH - (plotH * clamp(v, 0, hi)) / hi).toFixed(1)}`).join(" "));
+      });
+      const last = series.map((x) => `${x.label} ${x.values.length ? fmt(x.values[x.values.length - 1], 3) : "–"}`).join(", ");
+      desc.textContent = `${title}, ${series[0].values.length ? series[0].values.length - 1 : 0} of ${steps} steps: ${last}`;
+    },
+  };
+}
+
+function field(label, name, attrs = {}) {
+  const id = nextId(name);
+  const input = h(attrs.rows ? "textarea" : "input", { id, "data-name": name, class: attrs.rows ? "attnw-area" : "attnw-number", spellcheck: "false", autocomplete: "off", ...attrs });
+  return { input, el: h("div", { class: "attnw-control attnw-field" }, [h("label", { for: id, class: "attnw-label", text: label }), input]) };
+}
+
+function render({ model, el }) {
+  const defaults = model.get("defaults"), limits = model.get("limits"), fillers = model.get("fillers");
+  const root = card("Train it yourself",
+    "Change the senses and their cue words (one sense a line: 'word sense: cue cue …'), add sentences of your own ('word:sense | sentence'), set the model and the training, then press Train. The page trains the model here, in float64, step for step as the book's Python does.");
+  root.classList.add("attnw-learned", "attnw-trainer");
+  const f = {
+    senses: field("senses and cue words", "senses", { rows: 4 }),
+    sentences: field("your sentences", "sentences", { rows: 2, placeholder: "bank:river | we went by boat to the bank" }),
+    n_train: field("training sentences", "n_train", { type: "text", inputmode: "numeric" }),
+    n_test: field("held-out sentences", "n_test", { type: "text", inputmode: "numeric" }),
+    d_model: field("d_model (= d_k)", "d_model", { type: "text", inputmode: "numeric" }),
+    lr: field("learning rate", "lr", { type: "text", inputmode: "decimal" }),
+    weight_decay: field("weight decay", "weight_decay", { type: "text", inputmode: "decimal" }),
+    steps: field("steps", "steps", { type: "text", inputmode: "numeric" }),
+    seed: field("seed", "seed", { type: "text", inputmode: "numeric" }),
+    watch: field("watched sentence", "watch", { type: "text", class: "attnw-text" }),
+  };
+  const button = (name, text) => h("button", { type: "button", class: "attnw-button", "data-name": name, text });
+  const train = button("train", "Train"), stop = button("stop", "Stop"), cont = button("continue", "Continue"), reset = button("reset", "Reset");
+  const progress = h("progress", { "data-name": "progress", max: "1", value: "0", "aria-label": "training progress" });
+  const stepText = h("span", { class: "attnw-num", "data-name": "step", text: "–" });
+  const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
+  const lossChart = lineChart({ title: "training loss", name: "loss-curve" });
+  const accChart = lineChart({ title: "held-out accuracy", name: "accuracy-curve", ymax: 1 });
+  const rowHolder = h("figure", { class: "attnw-panel" });
+  const ask = field("ask the model you trained", "ask", { type: "text", class: "attnw-text" });
+  const answer = h("p", { class: "attnw-desc", "data-name": "answer", "aria-live": "polite" });
+  const askRow = h("figure", { class: "attnw-panel" });
+  root.append(
+    h("div", { class: "attnw-controls attnw-grow" }, [f.senses.el, f.sentences.el]),
+    h("div", { class: "attnw-controls" }, [f.n_train.el, f.n_test.el, f.d_model.el, f.lr.el, f.weight_decay.el, f.steps.el, f.seed.el]),
+    h("div", { class: "attnw-controls attnw-grow" }, [f.watch.el]),
+    h("div", { class: "attnw-controls attnw-buttons" }, [train, stop, cont, reset, h("span", { class: "attnw-stat" }, [progress, " step ", stepText])]),
+    message,
+    h("div", { class: "attnw-panels" }, [h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "training loss" }), lossChart.el]),
+      h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "held-out accuracy" }), accChart.el]), rowHolder]),
+    h("div", { class: "attnw-controls attnw-grow" }, [ask.el]), answer, askRow,
+  );
+  el.append(root);
+
+  let trainer = null, running = false, stopAsked = false, rowChart = null, worker = null;
+  const state = (name) => { root.dataset.state = name; stop.disabled = name !== "training"; cont.disabled = name !== "stopped"; ask.input.disabled = !trainer || trainer.losses.length === 0; };
+  // A message under the buttons: a problem (orange bar) or, with `note`, a plain report (blue bar).
+  const say = (text, note = false) => { message.textContent = text; message.hidden = !text; message.classList.toggle("attnw-note", note); };
+  const readFields = () => Object.fromEntries(Object.entries(f).filter(([k]) => k !== "ask").map(([k, x]) => [k, x.input.value]));
+  const writeFields = (values) => { for (const [k, v] of Object.entries(values)) if (f[k]) f[k].input.value = v; };
+  const store = () => { try { localStorage.setItem(STORE_KEY, JSON.stringify(readFields())); } catch (e) { /* storage off: nothing is kept */ } };
+
+  function drawRun() {
+    const t = trainer;
+    const steps = t.settings.steps, done = trainerStep(t);
+    progress.max = steps;
+    progress.value = done;
+    stepText.textContent = `${done} of ${steps}`;
+    lossChart.update([{ label: "loss", values: t.losses }], steps);
+    accChart.update([{ label: "accuracy", values: t.accuracies }], steps);
+    const words = trainWords(t.settings.watch);
+    if (!rowChart) {
+      rowChart = barChart({ labels: words, title: `attention of '${words[t.watch.q]}'`, color: PALETTE.blue, name: "row" });
+      rowHolder.replaceChildren(h("figcaption", { text: `where '${words[t.watch.q]}' looks, now` }), rowChart.el);
+    }
+    if (t.rows.length) rowChart.update(t.rows[t.rows.length - 1]);
+    ask.input.disabled = t.losses.length === 0; // the box asks the weights of the last step drawn
+  }
+
+  function finish() {
+    running = false;
+    const t = trainer;
+    t.finishedAt = performance.now();
+    if (t.stopped) { say(`Stopped: ${t.stopped}.`); state("diverged"); }
+    else if (trainerStep(t) >= t.settings.steps) { say(`Done: ${t.settings.steps} steps, training loss ${fmt(t.losses[t.losses.length - 1], 4)}, held-out accuracy ${fmt(t.accuracies[t.accuracies.length - 1], 3)}.`, true); state("done"); }
+    else { say(`Stopped at step ${trainerStep(t)} of ${t.settings.steps}: press Continue to go on.`, true); state("stopped"); }
+    drawRun();
+    drawAnswer();
+    save(model, { result: { step: trainerStep(t), losses: t.losses, accuracies: t.accuracies, stopped: t.stopped } });
+  }
+
+  function slice() {
+    if (!running) return;
+    const begin = performance.now(), until = begin + SLICE_MS;
+    let more = true;
+    try {
+      while (more && !stopAsked && performance.now() < until) more = trainOneStep(trainer);
+    } catch (err) { say(`Training failed: ${err.message}`); running = false; state("error"); return; }
+    drawRun();
+    trainer.sliceMs.push(performance.now() - begin); // how long the page was busy, drawing included
+    if (!more || stopAsked) { finish(); return; }
+    setTimeout(slice, 0);
+  }
+
+  function start() {
+    let st;
+    try { st = parseFields(readFields(), limits); trainer = createTrainer(st, fillers); trainer.sliceMs = []; trainer.startedAt = performance.now(); }
+    catch (err) { trainer = null; say(err.message); state("error"); rowHolder.replaceChildren(); return; }
+    save(model, { settings: st });
+    rowChart = null;
+    say("");
+    stopAsked = false;
+    running = true;
+    state("training");
+    drawRun();
+    if (worker) worker.terminate();
+    worker = newWorker();
+    if (!worker) { setTimeout(slice, 0); return; }
+    trainer.worker = true;
+    const mine = worker;
+    worker.onmessage = (e) => { if (worker === mine) fromWorker(e.data); };
+    worker.onerror = (e) => { if (worker !== mine) return; e.preventDefault(); worker.terminate(); worker = null; running = false; say(`Training failed: ${e.message}`); state("error"); };
+    worker.postMessage({ type: "start", settings: st, fillers });
+  }
+
+  // A report of the worker: the run so far (a copy of its numbers), drawn; at the end, finish.
+  function fromWorker(m) {
+    const begin = performance.now();
+    if (m.error) { running = false; say(`Training failed: ${m.error}`); state("error"); return; }
+    Object.assign(trainer, { losses: m.losses, accuracies: m.accuracies, rows: m.rows, stopped: m.stopped, weights: m.weights });
+    if (m.final) finish();
+    else drawRun();
+    trainer.sliceMs.push(performance.now() - begin); // how long the page was busy, drawing included
+  }
+
+  function drawAnswer() {
+    if (!trainer || trainer.losses.length === 0) { answer.textContent = "Train the model first, then ask it."; askRow.replaceChildren(); return; }
+    try {
+      const out = askTrained(trainer, ask.input.value);
+      answer.textContent = `predicted sense: ${out.sense} (p = ${fmt(Math.max(...out.probs), 3)}), after ${trainerStep(trainer)} steps`;
+      const chart = barChart({ labels: out.words, title: `attention of '${out.words[out.query]}'`, color: PALETTE.green, name: "ask-row" });
+      chart.update(out.row);
+      askRow.replaceChildren(h("figcaption", { text: `where '${out.words[out.query]}' looks` }), chart.el);
+      root.dataset.answer = JSON.stringify(out);
+    } catch (err) { answer.textContent = err.message; askRow.replaceChildren(); root.dataset.answer = JSON.stringify({ error: err.message }); }
+  }
+
+  train.addEventListener("click", () => { if (!running) start(); });
+  stop.addEventListener("click", () => { stopAsked = true; if (worker) worker.postMessage({ type: "stop" }); });
+  cont.addEventListener("click", () => {
+    if (!trainer || running || trainer.stopped) return;
+    stopAsked = false; running = true; say(""); state("training");
+    if (worker) worker.postMessage({ type: "continue" });
+    else setTimeout(slice, 0);
+  });
+  reset.addEventListener("click", () => {
+    stopAsked = true; running = false; trainer = null; rowChart = null;
+    if (worker) { worker.terminate(); worker = null; }
+    try { localStorage.removeItem(STORE_KEY); } catch (e) { /* storage off */ }
+    writeFields(fieldsOf(defaults));
+    save(model, { settings: defaults });
+    rowHolder.replaceChildren(); askRow.replaceChildren(); answer.textContent = "";
+    say("The chapter's settings are back. Press Train.", true);
+    state("idle");
+  });
+  for (const x of Object.values(f)) x.input.addEventListener("input", store);
+  ask.input.addEventListener("input", () => { drawAnswer(); save(model, { ask: ask.input.value }); });
+
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(STORE_KEY) || "null"); } catch (e) { saved = null; }
+  writeFields(fieldsOf(model.get("settings")));
+  if (saved && typeof saved === "object") writeFields(Object.fromEntries(Object.entries(saved).filter(([k, v]) => f[k] && typeof v === "string")));
+  ask.input.value = model.get("ask") || "";
+  say("Press Train: the chapter's run, trained in this page.", true);
+  state("idle");
+  root.trainer = () => trainer; // read by the book's own checks of this page
+  const onSettings = () => { if (!running) { writeFields(fieldsOf(model.get("settings"))); store(); } };
+  model.on("change:settings", onSettings);
+  return () => { stopAsked = true; running = false; if (worker) worker.terminate(); model.off("change:settings", onSettings); };
+}
+
+export default { render };

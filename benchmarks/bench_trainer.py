@@ -1,0 +1,91 @@
+"""Time of "Train it yourself" (chapter 18) in Chromium: the chapter's default run, from the click on
+Train to the last step drawn, and how long the page stays busy at a time while it trains.
+
+Serves the built site (_build/html) on 127.0.0.1 with every other host blocked, opens
+book/18_learning.html in Debian's Chromium (Playwright, headless) and, ``--runs`` times (default 5),
+presses Train with the chapter's settings (1000 training and 1000 held-out sentences, d_model 16,
+150 steps) and waits for the end. Per run it reports:
+
+* the training time the page measured (``performance.now()`` from the click to the last step drawn);
+* the longest main-thread task: the page trains in a Web Worker, and after each slice of training the
+  page draws what it got; the longest of these drawing tasks is the longest the page could not answer;
+* the input delay while it trains: keys typed (Playwright's keyboard, real input events) into the
+  "ask" box during the run, from each event's timestamp to its handler.
+
+Targets: the default run in at most 3 s, input answered within 50 ms. The figures are recorded in
+docs/notes/TRAINER.md, not checked by a timed test. Run from the repository root after ``make site``:
+``python -m benchmarks.bench_trainer [--runs N] [--out FILE]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+from benchmarks._common import publish, say
+from bookdev import trainer_driver as td
+from bookdev.browser import SITE, BrowserMissing, chromium, offline_page, serve
+
+TARGET_S = 3.0
+TARGET_INPUT_MS = 50.0
+
+_WATCH_KEYS = """(root) => {
+  const el = eval(root), box = el.querySelector('[data-name="ask"]');
+  window.__lags = [];
+  box.addEventListener("keydown", (e) => window.__lags.push(performance.now() - e.timeStamp));
+  box.disabled = false;  // typing into the box while it trains, as a reader may
+}"""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--out", type=Path, help="also write the Markdown report to this file")
+    parser.add_argument("--no-typing", action="store_true", help="do not type while it trains (the training time alone)")
+    args = parser.parse_args()
+    if not (SITE / td.PAGE).is_file():
+        print(f"no built page {td.PAGE}: run 'make site' first", file=sys.stderr)
+        return 2
+    try:
+        rows = []
+        with serve(SITE) as url, chromium() as browser, offline_page(browser, url) as (page, log):
+            w = td.find(page, url)
+            agent = page.evaluate("navigator.userAgent")
+            page.evaluate(_WATCH_KEYS, w.root)
+            for i in range(args.runs):
+                page.evaluate("() => { window.__lags = []; }")
+                td.click(w, "train")
+                page.evaluate(f"() => {w.root}.querySelector('[data-name=\"ask\"]').disabled = false")
+                page.focus("xpath=//*[@data-name='ask']")
+                while not args.no_typing and td.state(w) == "training":
+                    page.keyboard.type("a", delay=20)
+                assert td.wait_until_ended(w) == "done", td.message(w)
+                run = td.read_run(w)
+                lags = page.evaluate("() => window.__lags")
+                rows.append({"s": run["ms"] / 1000, "slice_ms": max(run["sliceMs"]), "slices": len(run["sliceMs"]),
+                             "keys": len(lags), "lag_ms": max(lags) if lags else float("nan")})
+                say(f"run {i + 1}: {rows[-1]['s']:.2f} s, longest main-thread task {rows[-1]['slice_ms']:.1f} ms, "
+                    f"{len(lags)} keys typed, slowest answered after {rows[-1]['lag_ms']:.1f} ms")
+            assert log.external == [], log.external
+    except BrowserMissing as err:
+        print(err, file=sys.stderr)
+        return 2
+    median = statistics.median(r["s"] for r in rows)
+    worst_slice = max(r["slice_ms"] for r in rows)
+    worst_lag = max(r["lag_ms"] for r in rows)
+    report = "\n".join([
+        "| runs | median time of the default run | slowest run | longest main-thread task | slowest key answered |",
+        "|---:|---:|---:|---:|---:|",
+        f"| {len(rows)} | {median:.2f} s (target ≤ {TARGET_S:g} s) | {max(r['s'] for r in rows):.2f} s | "
+        f"{worst_slice:.1f} ms | {worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms) |",
+        "",
+        f"browser: {agent}",
+    ])
+    publish(report, args.out)
+    return 0 if median <= TARGET_S and (args.no_typing or worst_lag <= TARGET_INPUT_MS) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""The "Train it yourself" widget of "Attention that learns" on the built site, every other host blocked:
+for 22 corpora, settings and seeds the page trains what attnlib.trainer trains (the loss at each of the
+first 20 steps to 1e-9 relative, every final weight to 1e-6 relative, the same held-out accuracy at every
+step); the default run is the chapter's printed run; bad settings get a message and train nothing; a
+runaway learning rate stops with finite weights; Stop and Continue give the run of one go; the fields
+survive a reload and Reset restores them; it works by keyboard and fits a 390 px screen.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnlib import trainer
+from bookdev import browser as bb
+from bookdev import trainer_driver as td
+
+pytestmark = pytest.mark.browser
+
+S = trainer.DEFAULTS["senses"]
+
+
+def _senses(*changes: tuple[int, list[str]]) -> list[dict]:
+    out = [dict(s, cues=list(s["cues"])) for s in S]
+    for i, cues in changes:
+        out[i]["cues"] = cues
+    return out
+
+
+RIVER, MONEY = S[0]["cues"], S[1]["cues"]
+CASES = [
+    {"n_train": 200, "n_test": 100, "steps": 40, "seed": 1},
+    {"n_train": 120, "n_test": 80, "steps": 30, "seed": 2, "d_model": 4},
+    {"n_train": 300, "n_test": 150, "steps": 25, "seed": 3, "d_model": 9, "lr": 0.05},
+    {"n_train": 80, "n_test": 60, "steps": 50, "seed": 4, "weight_decay": 0.0},
+    {"n_train": 150, "n_test": 100, "steps": 30, "seed": 5, "weight_decay": 2.0, "lr": 0.01},
+    {"n_train": 100, "n_test": 50, "steps": 30, "seed": 6, "senses": _senses((0, [*RIVER, "canoe"]))},
+    {"n_train": 100, "n_test": 50, "steps": 30, "seed": 7,
+     "senses": _senses((0, [*RIVER, "coins"]), (1, [c for c in MONEY if c != "coins"]))},
+    {"n_train": 100, "n_test": 50, "steps": 30, "seed": 8, "senses": _senses((0, RIVER[1:])),
+     "watch": "we sat on the bank by the water"},
+    {"n_train": 100, "n_test": 50, "steps": 30, "seed": 9, "senses": _senses((0, [*RIVER, "coins"]))},
+    {"n_train": 90, "n_test": 40, "steps": 30, "seed": 10, "senses": S[:2]},
+    {"n_train": 90, "n_test": 40, "steps": 30, "seed": 11, "senses": [*S, {"word": "bank", "sense": "seat",
+                                                                             "cues": ["bench", "park"]}]},
+    {"n_train": 90, "n_test": 40, "steps": 30, "seed": 12, "watch": "a bat near the cave", "senses": [*S, {"word": "club", "sense": "golf", "cues": ["golf", "swing"]},
+                                                  {"word": "club", "sense": "dance", "cues": ["dance", "music"]}]},
+    {"n_train": 60, "n_test": 40, "steps": 30, "seed": 13, "sentences": [
+        {"sense": "bank:river", "text": "we went by boat to the bank"},
+        {"sense": "bat:sport", "text": "the bat and the ball"}]},
+    {"n_train": 0, "n_test": 30, "steps": 20, "seed": 14, "sentences": [
+        {"sense": s, "text": t} for s, t in (("bank:river", "the bank by the river"), ("bank:money", "the bank and the money"),
+                                             ("bat:animal", "the bat at the cave"), ("bat:sport", "the bat and the ball"))]},
+    {"n_train": 50, "n_test": 30, "steps": 30, "seed": 15, "senses": _senses((1, [])),
+     "sentences": [{"sense": "bank:money", "text": "we went to the bank today"}]},
+    {"n_train": 200, "n_test": 100, "steps": 60, "seed": 16, "lr": 0.1, "d_model": 12},
+    {"n_train": 400, "n_test": 200, "steps": 20, "seed": 2**32 - 1, "d_model": 2},
+    {"n_train": 100, "n_test": 100, "steps": 30, "seed": 18, "d_model": 1},
+    {"n_train": 100, "n_test": 100, "steps": 40, "seed": 19, "d_model": 32, "lr": 0.005},
+    {"n_train": 150, "n_test": 100, "steps": 30, "seed": 20, "watch": "the bat near the game"},
+    {"n_train": 100, "n_test": 50, "steps": 30, "seed": 21, "lr": 0.6},  # diverges: stops with its last finite weights
+    {},  # the chapter's run
+]
+
+
+@pytest.fixture(scope="module")
+def widget(browser, site_url):  # noqa: ANN001, ANN201
+    """Chapter 18 loaded once, for the tests that set every field themselves."""
+    with bb.offline_page(browser, site_url) as (page, log):
+        yield page, log, td.find(page, site_url)
+
+
+@pytest.fixture()
+def fresh(offline_page, site_url):  # noqa: ANN001, ANN201
+    page, log = offline_page
+    return page, log, td.find(page, site_url)
+
+
+def test_the_page_trains_what_python_trains(widget) -> None:  # noqa: ANN001
+    _, log, w = widget
+    stopped = 0
+    for i, settings in enumerate(CASES):
+        ref = trainer.train(settings)
+        page = td.train(w, settings)
+        td.compare(page, ref, f"case {i} {settings}")
+        stopped += ref.stopped is not None
+        if ref.stopped:
+            assert td.state(w) == "diverged" and "diverged" in td.message(w)
+            assert all(np.isfinite(v).all() for v in page["weights"].values())
+    assert len(CASES) >= 20 and stopped == 1
+    assert log.external == [] and log.console_errors == [] and log.page_errors == []
+
+
+def test_the_default_run_is_the_chapters(fresh) -> None:  # noqa: ANN001
+    """Train with the fields as the page opens: the run printed above the widget."""
+    _, log, w = fresh
+    assert td.state(w) == "idle" and w.state["settings"] == trainer.check_settings({})
+    td.click(w, "train")
+    assert td.wait_until_ended(w) == "done"
+    page, ref = td.read_run(w), trainer.train()
+    td.compare(page, ref, "the chapter's run")
+    assert page["worker"], "the page trained on its own thread, not in a worker"
+    assert f"{page['losses'][0]:.3f} -> {page['losses'][-1]:.4f}" == f"{ref.losses[0]:.3f} -> {ref.losses[-1]:.4f}"
+    assert f"held-out accuracy {ref.accuracies[-1]:.3f}" in td.message(w)
+    assert w.texts()["step"] == "150 of 150"
+    assert log.external == [] and log.console_errors == [] and log.page_errors == []
+
+
+BAD = [
+    ({"n_train": "0"}, "the corpus is empty"),
+    ({"senses": "bank river:\nbank money: money loan\nbat animal: cave\nbat sport: ball"}, "the sense bank:river has no sentence"),
+    ({"sentences": "bank:river | the river was quiet"}, "needs exactly one ambiguous word"),
+    ({"sentences": "bank:river | the bank by the volcano"}, "'volcano'"),
+    ({"sentences": "we sat on the bank"}, "must read 'word:sense | the sentence'"),
+    ({"lr": "0"}, "the learning rate must be a finite number > 0, got 0"),
+    ({"lr": "-0.1"}, "got -0.1"),
+    ({"lr": "NaN"}, "got NaN"),
+    ({"lr": ""}, "got nothing"),
+    ({"d_model": "2.5"}, "d_model must be a whole number from 1 to 32"),
+    ({"steps": "0"}, "steps must be a whole number"),
+    ({"seed": "-3"}, "seed must be a whole number"),
+    ({"weight_decay": "x"}, "weight_decay must be a number"),
+    ({"senses": "bank river: river"}, "at least two senses"),
+    ({"senses": "bank river: bat\nbat sport: ball"}, "cannot be both"),
+    ({"watch": "the river"}, "the watched sentence"),
+]
+
+
+def test_bad_settings_get_a_message_and_train_nothing(widget) -> None:  # noqa: ANN001
+    _, log, w = widget
+    for fields, text in BAD:
+        td.set_fields(w, {**td.fields_of({}), **fields})
+        td.click(w, "train")
+        assert td.wait_until_ended(w) == "error", fields
+        shown = td.message(w)
+        assert text in shown, (fields, shown)
+        assert td.read_run(w) is None and "NaN" not in w.all_text().replace("got NaN", "")
+    td.set_fields(w, td.fields_of({"n_train": 50, "n_test": 20, "steps": 5}))
+    td.click(w, "train")
+    assert td.wait_until_ended(w) == "done"  # the page still trains after every message
+    assert log.console_errors == [] and log.page_errors == []
+
+
+def test_stop_and_continue_give_the_run_of_one_go(fresh) -> None:  # noqa: ANN001
+    page_, _, w = fresh
+    settings = {"n_train": 1500, "n_test": 500, "steps": 80, "seed": 3}
+    td.set_fields(w, td.fields_of(settings))
+    td.click(w, "train")
+    page_.wait_for_function(f"() => {w.root}.trainer() && {w.root}.trainer().losses.length > 3")
+    td.click(w, "stop")
+    assert td.wait_until_ended(w) == "stopped"
+    part = td.read_run(w)
+    assert 3 < len(part["losses"]) < 81 and "press Continue" in td.message(w)
+    td.click(w, "continue")
+    assert td.wait_until_ended(w) == "done"
+    gaps = td.compare(td.read_run(w), trainer.train(settings), "stopped and continued")
+    assert gaps["all_losses"] < 1e-9
+
+
+def test_ask_the_model_you_trained(fresh) -> None:  # noqa: ANN001
+    _, _, w = fresh
+    td.train(w, {"n_train": 300, "n_test": 100, "steps": 60})
+    ref = trainer.train({"n_train": 300, "n_test": 100, "steps": 60})
+    td.set_fields(w, {"ask": "the fish near the bank"})
+    got = w.page.evaluate(f"() => JSON.parse({w.root}.dataset.answer)")
+    assert "error" not in got, got
+    batch = {"ids": np.array([[ref.corpus.vocab.index(x) for x in "the fish near the bank".split()] + [0] * 3]),
+             "lengths": np.array([5]), "query": np.array([4]), "labels": np.array([0])}
+    f = trainer.forward(ref.weights, batch)
+    assert got["sense"] == ref.corpus.senses[int(np.argmax(f["probs"][0]))]
+    assert np.allclose(got["row"], f["a"][0, :5], rtol=1e-6, atol=1e-12)
+    td.set_fields(w, {"ask": "the bank by the volcano"})
+    assert "volcano" in w.page.evaluate(f"() => JSON.parse({w.root}.dataset.answer).error")
+
+
+def test_fields_survive_a_reload_and_reset_restores_them(fresh, site_url) -> None:  # noqa: ANN001
+    page, _, w = fresh
+    changed = td.fields_of({"senses": _senses((0, [*RIVER, "canoe"])), "lr": 0.05, "seed": 9,
+                            "sentences": [{"sense": "bank:river", "text": "the canoe at the bank"}]})
+    td.set_fields(w, changed)
+    page.reload()
+    w = td.find(page, site_url)
+    assert td.fields(w) == changed
+    td.click(w, "reset")
+    assert td.fields(w) == td.fields_of({})
+    page.reload()
+    w = td.find(page, site_url)
+    assert td.fields(w) == td.fields_of({})
+
+
+def test_keyboard_alone_trains(fresh) -> None:  # noqa: ANN001
+    page, _, w = fresh
+    w.page.evaluate(f"() => {w.root}.querySelector('[data-name=\"n_train\"]').focus()")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("100")
+    for name, value in (("n_test", "50"), ("d_model", "8"), ("lr", "0.03"), ("weight_decay", "0.5"), ("steps", "12")):
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.dataset.name") == name
+        page.keyboard.press("Control+A")
+        page.keyboard.type(value)
+    for _ in range(3):  # seed, watched sentence, Train
+        page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.name") == "train"
+    page.keyboard.press("Enter")
+    assert td.wait_until_ended(w) == "done"
+    settings = {"n_train": 100, "n_test": 50, "d_model": 8, "lr": 0.03, "steps": 12}
+    td.compare(td.read_run(w), trainer.train(settings), "trained by keyboard")
+
+
+def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
+    page, _, w = fresh
+    page.set_viewport_size({"width": 390, "height": 844})
+    td.train(w, {"n_train": 100, "n_test": 50, "steps": 10})
+    for theme in ("light", "dark"):
+        page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
+        left, right, scroll_w, client_w, bg = page.evaluate(f"""() => {{ const r = {w.root}; r.scrollIntoView();
+          const b = r.getBoundingClientRect();
+          return [b.left, b.right, r.scrollWidth, r.clientWidth, getComputedStyle(r).backgroundColor]; }}""")
+        assert left >= 0 and right <= 390, f"{theme}: the widget spans {left}..{right} px on a 390 px screen"
+        assert scroll_w <= client_w + 1, f"{theme}: the widget overflows its card: {scroll_w} > {client_w}"
+        assert bg == "rgb(255, 255, 255)", f"{theme}: the card is not the opaque white card: {bg}"
