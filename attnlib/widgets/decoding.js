@@ -24,13 +24,13 @@ function buildControls(v) {
 
 // The statistics: the cache's length, the numbers it holds, the newest token's output.
 function buildStats(v) {
-  const length = stat("cache length", "cache-length");
-  const numbers = stat("numbers cached (2 · length · d_k)", "cache-numbers");
+  const cacheLength = stat("cache length", "cache-length");
+  const cacheNumbers = stat("numbers cached (2 · length · d_k)", "cache-numbers");
   const output = h("span", { class: "attnw-num", "data-name": "output", text: "–" });
   v.root.append(h("div", { class: "attnw-stats" }, [
-    length.el, numbers.el, h("span", { class: "attnw-stat" }, [h("span", { text: "output of the newest token " }), output]),
+    cacheLength.el, cacheNumbers.el, h("span", { class: "attnw-stat" }, [h("span", { text: "output of the newest token " }), output]),
   ]));
-  return { length, numbers, output };
+  return { cacheLength, cacheNumbers, output };
 }
 
 // The cache table: one row per token (its key and value, then its score and weight once drawn).
@@ -119,8 +119,8 @@ function draw(v) {
   const t = v.currentStep();
   const { scores, w, out } = attendNewest(v, t);
   showCache(v, t, scores, w);
-  v.length.set(t, 0);
-  v.numbers.set(2 * t * v.K[0].length, 0);
+  v.cacheLength.set(t, 0);
+  v.cacheNumbers.set(2 * t * v.K[0].length, 0);
   v.output.textContent = `[${Array.from(out, (x) => fmt(x, 3)).join(", ")}]`;
   if (Number(v.slider.input.value) !== t) v.slider.input.value = String(t);
   v.slider.show(t);
