@@ -205,8 +205,9 @@ def helpers_used(src: str, helpers: list[str]) -> list[str]:
 
 def header(src: str) -> list[str] | None:
     """The helpers a module's header line names, or None without the line in its first comment block."""
-    top = "\n".join(src.splitlines()[: next((i for i, l in enumerate(src.splitlines()) if not l.startswith("//")), 0)])
-    m = HEADER.search(top)
+    lines = src.splitlines()
+    code_starts = next((i for i, line in enumerate(lines) if not line.startswith("//")), len(lines))
+    m = HEADER.search("\n".join(lines[:code_starts]))
     return None if m is None else [w.strip() for w in m.group(1).split(",") if w.strip()]
 
 
@@ -272,5 +273,7 @@ def test_a_wrong_header_is_caught() -> None:
     extra = "// Shared helpers (from _dom.js and _common.js): h, fmt, card, save\n" + body
     assert "names ['save']" in header_problem(extra, helpers)  # x.save() is a method, not the helper
     assert "no '// Shared helpers" in header_problem(body, helpers)
+    below_the_code = body + "// Shared helpers (from _dom.js and _common.js): h, fmt, card\n"
+    assert "no '// Shared helpers" in header_problem(below_the_code, helpers)  # the line must be at the top
     in_a_string = '// Shared helpers (from _dom.js and _common.js): h\nel.append(h("p", { text: "fmt card" }));\n'
     assert header_problem(in_a_string, helpers) is None
