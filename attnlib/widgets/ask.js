@@ -5,6 +5,7 @@
 // that its answer means nothing, instead of a confident answer.
 // Python reference: attnlib.learning.encode, predict_np and outside_training (same words, same
 // messages, same numbers).
+// Shared helpers (from _dom.js and _common.js): h, PALETTE, quotedWords, softmax, maxOf, nextId, card, stat, barChart, redrawOn, save
 
 const PUNCTUATION = /[.,!?;:]/g;
 
@@ -45,9 +46,9 @@ function encode(text, m) {
 function outsideTraining(words, query, m) {
   const word = words[query];
   const found = words.filter((w) => m.cues.has(w)).map((w) => [w, m.cues.get(w)]);
-  const senses = m.senses.filter((s) => found.some(([, f]) => f === s));
+  const senses = m.senses.filter((sense) => found.some(([, f]) => f === sense));
   if (found.length === 0) return `no cue word: every training sentence had one word that decides the sense of '${word}', so this answer is a guess that training never tested`;
-  if (senses.length > 1) return `cue words of two senses: ${found.map(([w, s]) => `'${w}' (${s})`).join(", ")}; no training sentence mixed them, so this answer means nothing`;
+  if (senses.length > 1) return `cue words of two senses: ${found.map(([w, sense]) => `'${w}' (${sense})`).join(", ")}; no training sentence mixed them, so this answer means nothing`;
   if (!senses[0].startsWith(`${word}:`)) return `'${found[0][0]}' is a cue of ${senses[0]}, not of '${word}'; no training sentence had them together, so this answer means nothing`;
   return null;
 }
@@ -68,15 +69,16 @@ function predict(enc, m) {
   return { row, probs, sense: m.senses[best] };
 }
 
-function render({ model, el }) {
+// The trained model of the synced state: its weights, vocabulary, senses and cue words.
+function loadModel(model) {
   const m = { ...model.get("weights"), vocab: model.get("vocab"), senses: model.get("senses"), ambiguous: model.get("ambiguous"), max_len: model.get("max_len") };
   m.index = new Map(m.vocab.map((w, i) => [w, i]));
   m.cues = new Map(Object.entries(model.get("cues")));
+  return m;
+}
 
-  const root = card(
-    "Ask the trained model",
-    `Type a sentence of at most ${m.max_len} words from the model's vocabulary, with 'bank' or 'bat' in it, or click words below to add them. The page runs the trained model and shows where the ambiguous word looks and which sense it predicts.`,
-  );
+// The sentence box, its clear button and the clickable vocabulary.
+function buildInput(root, m, model) {
   const inputId = nextId("sentence");
   const input = h("input", { type: "text", id: inputId, "data-name": "sentence", autocomplete: "off", spellcheck: "false", class: "attnw-text" });
   input.value = model.get("sentence") || "";
@@ -87,6 +89,11 @@ function render({ model, el }) {
   const vocab = h("details", { class: "attnw-vocab" }, [h("summary", { text: `vocabulary (${m.vocab.length} words): click a word to add it` })]);
   for (const w of m.vocab) vocab.append(h("button", { type: "button", class: "attnw-word", "data-word": w, text: w }));
   root.append(vocab);
+  return { input, clear, vocab };
+}
+
+// The messages, the predicted sense and the two panels (the attention row, the sense probabilities).
+function buildOutput(root) {
   const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
   const sense = h("span", { class: "attnw-num", "data-name": "sense", text: "–" });
   const prob = stat("p", "probability");
@@ -97,58 +104,81 @@ function render({ model, el }) {
   const probHolder = h("figure", { class: "attnw-panel" });
   const panels = h("div", { class: "attnw-panels" }, [rowHolder, probHolder]);
   root.append(message, outside, result, panels);
-  root.classList.add("attnw-learned");
-  el.append(root);
+  return { message, sense, prob, outside, lead, result, rowHolder, probHolder, panels };
+}
 
-  const senseChart = barChart({ labels: m.senses.map((x) => x.replace(":", " ")), title: "sense probabilities", color: PALETTE.green, name: "probs" });
-  probHolder.append(h("figcaption", { text: "sense probabilities" }), senseChart.el);
-  let rowChart = null, rowKey = "";
+// A message instead of an answer: the sentence cannot be read.
+function refuse(v, error) {
+  v.message.textContent = error;
+  v.message.hidden = false;
+  v.outside.hidden = true;
+  v.result.hidden = true;
+  v.panels.hidden = true;
+  v.root.dataset.result = JSON.stringify({ error });
+}
 
-  function draw() {
-    const text = model.get("sentence") || "";
-    if (input.value !== text) input.value = text;
-    const enc = encode(text, m);
-    if (enc.error) {
-      message.textContent = enc.error;
-      message.hidden = false;
-      outside.hidden = true;
-      result.hidden = true;
-      panels.hidden = true;
-      root.dataset.result = JSON.stringify({ error: enc.error });
-      return;
-    }
-    const out = predict(enc, m);
-    const why = outsideTraining(enc.words, enc.query, m);
-    message.textContent = "";
-    message.hidden = true;
-    outside.textContent = why ? `Outside what the model learned: ${why}.` : "";
-    outside.hidden = !why;
-    lead.textContent = why ? "the model outputs (not an answer): " : "predicted sense: ";
-    result.hidden = false;
-    panels.hidden = false;
-    const key = enc.words.join(" ");
-    if (key !== rowKey) {
-      rowChart = barChart({ labels: enc.words, title: `attention of '${enc.words[enc.query]}'`, color: PALETTE.blue, name: "row" });
-      rowHolder.replaceChildren(h("figcaption", { text: `where '${enc.words[enc.query]}' looks (its attention row)` }), rowChart.el);
-      rowKey = key;
-    }
-    rowChart.update(out.row);
-    senseChart.update(out.probs);
-    sense.textContent = out.sense;
-    prob.set(maxOf(out.probs), 3);
-    root.dataset.result = JSON.stringify({ words: enc.words, query: enc.query, row: Array.from(out.row), probs: Array.from(out.probs), sense: out.sense, outside: why });
+// The answer: the caution when the sentence is outside the training pattern, the attention row (a new
+// chart when the words change) and the sense probabilities.
+function showAnswer(v, enc, out, why) {
+  v.message.textContent = "";
+  v.message.hidden = true;
+  v.outside.textContent = why ? `Outside what the model learned: ${why}.` : "";
+  v.outside.hidden = !why;
+  v.lead.textContent = why ? "the model outputs (not an answer): " : "predicted sense: ";
+  v.result.hidden = false;
+  v.panels.hidden = false;
+  const key = enc.words.join(" ");
+  if (key !== v.rowKey) {
+    v.rowChart = barChart({ labels: enc.words, title: `attention of '${enc.words[enc.query]}'`, color: PALETTE.blue, name: "row" });
+    v.rowHolder.replaceChildren(h("figcaption", { text: `where '${enc.words[enc.query]}' looks (its attention row)` }), v.rowChart.el);
+    v.rowKey = key;
   }
+  v.rowChart.update(out.row);
+  v.senseChart.update(out.probs);
+  v.sense.textContent = out.sense;
+  v.prob.set(maxOf(out.probs), 3);
+}
 
+// Redraw for the synced sentence.
+function draw(v) {
+  const text = v.model.get("sentence") || "";
+  if (v.input.value !== text) v.input.value = text;
+  const enc = encode(text, v.m);
+  if (enc.error) return refuse(v, enc.error);
+  const out = predict(enc, v.m);
+  const why = outsideTraining(enc.words, enc.query, v.m);
+  showAnswer(v, enc, out, why);
+  v.root.dataset.result = JSON.stringify({ words: enc.words, query: enc.query, row: Array.from(out.row), probs: Array.from(out.probs), sense: out.sense, outside: why });
+}
+
+// The sentence box, the clear button and the vocabulary's words write the sentence.
+function wireInput(v) {
+  const { model, input } = v;
   input.addEventListener("input", () => save(model, { sentence: input.value }));
-  clear.addEventListener("click", () => { save(model, { sentence: "" }); input.focus(); });
-  vocab.addEventListener("click", (ev) => {
+  v.clear.addEventListener("click", () => { save(model, { sentence: "" }); input.focus(); });
+  v.vocab.addEventListener("click", (ev) => {
     const w = ev.target && ev.target.dataset ? ev.target.dataset.word : undefined;
     if (!w) return;
     const now = (model.get("sentence") || "").trim();
     save(model, { sentence: now ? `${now} ${w}` : w });
   });
-  draw();
-  return redrawOn(model, ["sentence"], draw);
+}
+
+function render({ model, el }) {
+  const m = loadModel(model);
+  const root = card(
+    "Ask the trained model",
+    `Type a sentence of at most ${m.max_len} words from the model's vocabulary, with 'bank' or 'bat' in it, or click words below to add them. The page runs the trained model and shows where the ambiguous word looks and which sense it predicts.`,
+  );
+  // the view: its parts, and the attention row's chart with the words it was drawn for
+  const v = { model, m, root, ...buildInput(root, m, model), ...buildOutput(root), rowChart: null, rowKey: "" };
+  root.classList.add("attnw-learned");
+  el.append(root);
+  v.senseChart = barChart({ labels: m.senses.map((x) => x.replace(":", " ")), title: "sense probabilities", color: PALETTE.green, name: "probs" });
+  v.probHolder.append(h("figcaption", { text: "sense probabilities" }), v.senseChart.el);
+  wireInput(v);
+  draw(v);
+  return redrawOn(model, ["sentence"], () => draw(v));
 }
 
 export default { render };

@@ -1,6 +1,7 @@
 // Training replay: scrub through the stored checkpoints of the trained "bank"/"bat" model. Every number
 // shown was computed in Python (attnlib.learning.replay_frame) and stored in the widget state, so the
 // page shows exactly the checkpoints of the run; nothing is trained in the browser.
+// Shared helpers (from _dom.js and _common.js): h, PALETTE, clamp, finiteIn, fmt, s, nextId, card, rangeControl, stat, labelledRects, redrawOn, save
 
 // An n × n attention map: rows are queries, columns keys, each cell shaded by its weight and labelled.
 function attentionMap({ words, name, width = 330 }) {
@@ -62,77 +63,94 @@ function lossLine({ steps, losses, name, width = 330, height = 90 }) {
   return { el: svg, update(i) { dot.setAttribute("cx", String(X(steps[i]))); dot.setAttribute("cy", String(Y(losses[i]))); } };
 }
 
-function render({ model, el }) {
-  const frames = model.get("frames");
-  const sentences = model.get("sentences");
-  const senses = model.get("senses");
-  const last = frames.length - 1;
-  const currentIndex = () => finiteIn(model.get("index"), 0, last, last) | 0;
-  const currentSentence = () => finiteIn(model.get("sentence"), 0, sentences.length - 1, 0) | 0;
-
-  const root = card(
-    "Replay the training",
-    "Move the slider through the stored checkpoints of the trained model. The map shows where each word looks; the row of the ambiguous word decides its sense.",
-  );
-  const slider = rangeControl({
-    label: "checkpoint", name: "index", min: 0, max: last, value: currentIndex(),
+// The checkpoint slider and the sentence menu.
+function buildControls(v) {
+  const { frames, last } = v;
+  v.slider = rangeControl({
+    label: "checkpoint", name: "index", min: 0, max: last, value: v.currentIndex(),
     format: (p) => `step ${frames[clamp(Number(p) | 0, 0, last)].step}`,
   });
   const selId = nextId("sentence");
-  const select = h("select", { id: selId, "data-name": "sentence" });
-  sentences.forEach((words, i) => select.append(h("option", { value: String(i), text: words.join(" ") })));
-  select.value = String(currentSentence());
-  const selRow = h("div", { class: "attnw-control" }, [h("label", { for: selId, class: "attnw-label", text: "sentence" }), select]);
-  root.append(h("div", { class: "attnw-controls" }, [slider.row, selRow]));
+  v.select = h("select", { id: selId, "data-name": "sentence" });
+  v.sentences.forEach((words, i) => v.select.append(h("option", { value: String(i), text: words.join(" ") })));
+  v.select.value = String(v.currentSentence());
+  const selRow = h("div", { class: "attnw-control" }, [h("label", { for: selId, class: "attnw-label", text: "sentence" }), v.select]);
+  v.root.append(h("div", { class: "attnw-controls" }, [v.slider.row, selRow]));
+}
 
-  const step = stat("step", "step");
-  const loss = stat("training loss", "loss");
-  const acc = stat("held-out accuracy", "accuracy");
-  const cue = stat("held-out weight on cue", "attention-to-cue");
-  const sense = h("span", { class: "attnw-num", "data-name": "sense", text: "–" });
-  const prob = stat("p", "probability");
-  root.append(h("div", { class: "attnw-stats" }, [step.el, loss.el, acc.el, cue.el]));
-  root.append(h("p", { class: "attnw-desc", role: "status" }, [h("span", { text: "predicted sense: " }), sense, " ", prob.el]));
-  const line = lossLine({ steps: frames.map((f) => f.step), losses: frames.map((f) => f.loss), name: "loss-line" });
-  const mapHolder = h("div");
+// The checkpoint's statistics, the predicted sense, and the panels (attention map, loss line).
+function buildOutput(v) {
+  const { root, frames } = v;
+  Object.assign(v, {
+    step: stat("step", "step"), loss: stat("training loss", "loss"), acc: stat("held-out accuracy", "accuracy"),
+    cue: stat("held-out weight on cue", "attention-to-cue"),
+    sense: h("span", { class: "attnw-num", "data-name": "sense", text: "–" }), prob: stat("p", "probability"),
+  });
+  root.append(h("div", { class: "attnw-stats" }, [v.step.el, v.loss.el, v.acc.el, v.cue.el]));
+  root.append(h("p", { class: "attnw-desc", role: "status" }, [h("span", { text: "predicted sense: " }), v.sense, " ", v.prob.el]));
+  v.line = lossLine({ steps: frames.map((f) => f.step), losses: frames.map((f) => f.loss), name: "loss-line" });
+  v.mapHolder = h("div");
   root.append(h("div", { class: "attnw-panels" }, [
-    h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "attention map of the sentence" }), mapHolder]),
-    h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "training loss" }), line.el]),
+    h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "attention map of the sentence" }), v.mapHolder]),
+    h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "training loss" }), v.line.el]),
   ]));
-  root.classList.add("attnw-learned");
-  el.append(root);
+}
 
-  let map = null, mapFor = -1;
-  function draw() {
-    const i = currentIndex();
-    const k = currentSentence();
-    const f = frames[i];
-    if (mapFor !== k) {
-      map = attentionMap({ words: sentences[k], name: "map" });
-      mapHolder.replaceChildren(map.el);
-      mapFor = k;
-    }
-    map.update(f.maps[k]);
-    line.update(i);
-    step.set(f.step, 0);
-    loss.set(f.loss, 4);
-    acc.set(f.test_accuracy, 3);
-    cue.set(f.test_attention_to_cue, 3);
-    const p = f.probs[k];
-    let best = 0;
-    for (let c = 1; c < p.length; c++) if (p[c] > p[best]) best = c;
-    sense.textContent = senses[best];
-    prob.set(p[best], 3);
-    if (Number(slider.input.value) !== i) slider.input.value = String(i);
-    slider.show(i);
-    if (select.value !== String(k)) select.value = String(k);
-    root.dataset.index = String(i);
+// The checkpoint's numbers: its step, loss, accuracy, weight on the cue, and the sense it predicts for sentence k.
+function showNumbers(v, f, k) {
+  v.step.set(f.step, 0);
+  v.loss.set(f.loss, 4);
+  v.acc.set(f.test_accuracy, 3);
+  v.cue.set(f.test_attention_to_cue, 3);
+  const p = f.probs[k];
+  let best = 0;
+  for (let c = 1; c < p.length; c++) if (p[c] > p[best]) best = c;
+  v.sense.textContent = v.senses[best];
+  v.prob.set(p[best], 3);
+}
+
+// Redraw for the synced checkpoint and sentence (a new map when the sentence changes).
+function draw(v) {
+  const i = v.currentIndex();
+  const k = v.currentSentence();
+  const f = v.frames[i];
+  if (v.mapFor !== k) {
+    v.map = attentionMap({ words: v.sentences[k], name: "map" });
+    v.mapHolder.replaceChildren(v.map.el);
+    v.mapFor = k;
   }
+  v.map.update(f.maps[k]);
+  v.line.update(i);
+  showNumbers(v, f, k);
+  if (Number(v.slider.input.value) !== i) v.slider.input.value = String(i);
+  v.slider.show(i);
+  if (v.select.value !== String(k)) v.select.value = String(k);
+  v.root.dataset.index = String(i);
+}
 
-  slider.input.addEventListener("input", () => save(model, { index: Number(slider.input.value) | 0 }));
-  select.addEventListener("change", () => save(model, { sentence: Number(select.value) | 0 }));
-  draw();
-  return redrawOn(model, ["index", "sentence"], draw);
+function render({ model, el }) {
+  const frames = model.get("frames");
+  const sentences = model.get("sentences");
+  const last = frames.length - 1;
+  // the view: the synced checkpoints, the card, its parts, and the map with the sentence it is drawn for
+  const v = {
+    frames, sentences, last, senses: model.get("senses"), map: null, mapFor: -1,
+    currentIndex: () => finiteIn(model.get("index"), 0, last, last) | 0,
+    currentSentence: () => finiteIn(model.get("sentence"), 0, sentences.length - 1, 0) | 0,
+    root: card(
+      "Replay the training",
+      "Move the slider through the stored checkpoints of the trained model. The map shows where each word looks; the row of the ambiguous word decides its sense.",
+    ),
+  };
+  buildControls(v);
+  buildOutput(v);
+  v.root.classList.add("attnw-learned");
+  el.append(v.root);
+
+  v.slider.input.addEventListener("input", () => save(model, { index: Number(v.slider.input.value) | 0 }));
+  v.select.addEventListener("change", () => save(model, { sentence: Number(v.select.value) | 0 }));
+  draw(v);
+  return redrawOn(model, ["index", "sentence"], () => draw(v));
 }
 
 export default { render };

@@ -1,5 +1,6 @@
 // Softmax sharpening: as d_k grows, raw dot products spread out and softmax turns one-hot; dividing
 // by √d_k keeps the weights soft. Python reference: slider_math.sharpening_numbers.
+// Shared helpers (from _dom.js and _common.js): h, PALETTE, normalStream, finiteIn, logValue, logPosition, softmax, entropy, maxOf, card, rangeControl, checkboxControl, stat, barChart, redrawOn, save
 
 // One seeded draw in the largest dimension D (the slider's upper end): the query, then the keys row
 // by row, as slider_math.sharpening_scores. Dimension d_k uses the first d_k coordinates of each, so one
@@ -30,10 +31,63 @@ function sharpeningScores(model, dK, vectors) {
   return scores;
 }
 
+// One panel of weights: the bar chart, its largest weight and its entropy.
+function weightsPanel(labels, key, title, color) {
+  const chart = barChart({ labels, title, color, name: `${key}-bars` });
+  const mx = stat("max weight", `${key}-max`);
+  const ent = stat("entropy (nats)", `${key}-entropy`);
+  const box = h("figure", { class: "attnw-panel", "data-name": `${key}-panel` }, [
+    h("figcaption", { text: title }), chart.el, h("div", { class: "attnw-stats" }, [mx.el, ent.el]),
+  ]);
+  return { box, chart, mx, ent };
+}
+
+// The d_k slider, the scaling toggle, the range of the raw scores, and the two panels.
+function buildView(v, labels) {
+  const { lo, hi, steps, model } = v;
+  v.slider = rangeControl({
+    // read aloud as "d sub k"; shown as d with a subscript k
+    label: '<span aria-hidden="true">d<sub>k</sub></span><span class="attnw-sr">d sub k</span>',
+    name: "d_k", min: 0, max: steps, value: logPosition(v.currentDk(), lo, hi, steps),
+    format: (p) => `dₖ = ${v.dKOf(p)}`, valuetext: (p) => `d sub k = ${v.dKOf(p)}`,
+  });
+  v.toggle = checkboxControl({ label: "divide by √dₖ (show the scaled weights)", name: "show_scaled", checked: model.get("show_scaled") });
+  v.range = stat("raw scores q·k from", "score-min");
+  v.rangeHi = stat("to", "score-max");
+  v.root.append(h("div", { class: "attnw-controls" }, [v.slider.row, v.toggle.row]));
+  v.root.append(h("div", { class: "attnw-stats attnw-tight" }, [v.range.el, v.rangeHi.el]));
+  v.raw = weightsPanel(labels, "unscaled", "softmax(q·k)", PALETTE.red);
+  v.scaled = weightsPanel(labels, "scaled", "softmax(q·k / √dₖ)", PALETTE.blue);
+  v.root.append(h("div", { class: "attnw-panels" }, [v.raw.box, v.scaled.box]));
+}
+
+// A panel's weights, largest weight and entropy.
+function showWeights(panel, w) {
+  panel.chart.update(w);
+  panel.mx.set(maxOf(w));
+  panel.ent.set(entropy(w));
+}
+
+// Redraw for the synced d_k, toggle, seed, scores and number of keys.
+function draw(v) {
+  const { model, slider } = v;
+  const dK = v.currentDk();
+  const scores = sharpeningScores(model, dK, v.vectors);
+  v.range.set(Math.min(...scores), 2);
+  v.rangeHi.set(Math.max(...scores), 2);
+  showWeights(v.raw, softmax(scores, 1));
+  showWeights(v.scaled, softmax(scores, Math.sqrt(dK)));
+  const show = Boolean(model.get("show_scaled"));
+  v.scaled.box.hidden = !show;
+  v.toggle.input.checked = show;
+  const p = logPosition(dK, v.lo, v.hi, v.steps);
+  if (Number(slider.input.value) !== p && v.dKOf(Number(slider.input.value)) !== dK) slider.input.value = String(p);
+  slider.show(Number(slider.input.value));
+  v.root.dataset.dK = String(dK);
+}
+
 function render({ model, el }) {
   const [lo, hi, steps] = model.get("_limits").d_k;
-  const dKOf = (p) => Math.round(logValue(p, lo, hi, steps));
-  const currentDk = () => Math.round(finiteIn(model.get("d_k"), lo, hi, 64));
   let cached = null; // the draw, and the (seed, n_keys) it was made for
   const vectors = () => {
     const seed = model.get("seed");
@@ -44,63 +98,23 @@ function render({ model, el }) {
   const given = model.get("scores") || [];
   const n = given.length >= 2 ? given.length : model.get("n_keys");
   const labels = model.get("labels").length === n ? model.get("labels") : Array.from({ length: n }, (_, i) => `k${i + 1}`);
-
-  const root = card(
-    "Softmax sharpening",
-    "Move dₖ: the raw scores q·k of random vectors spread out like √dₖ and softmax piles its weight on one key. Dividing by √dₖ keeps the weights soft. Each step adds or drops coordinates of the same vectors.",
-  );
-  const slider = rangeControl({
-    // read aloud as "d sub k"; shown as d with a subscript k
-    label: '<span aria-hidden="true">d<sub>k</sub></span><span class="attnw-sr">d sub k</span>',
-    name: "d_k", min: 0, max: steps, value: logPosition(currentDk(), lo, hi, steps),
-    format: (p) => `dₖ = ${dKOf(p)}`, valuetext: (p) => `d sub k = ${dKOf(p)}`,
-  });
-  const toggle = checkboxControl({ label: "divide by √dₖ (show the scaled weights)", name: "show_scaled", checked: model.get("show_scaled") });
-  const range = stat("raw scores q·k from", "score-min");
-  const rangeHi = stat("to", "score-max");
-  root.append(h("div", { class: "attnw-controls" }, [slider.row, toggle.row]));
-  root.append(h("div", { class: "attnw-stats attnw-tight" }, [range.el, rangeHi.el]));
-
-  const panel = (key, title, color) => {
-    const chart = barChart({ labels, title, color, name: `${key}-bars` });
-    const mx = stat("max weight", `${key}-max`);
-    const ent = stat("entropy (nats)", `${key}-entropy`);
-    const box = h("figure", { class: "attnw-panel", "data-name": `${key}-panel` }, [
-      h("figcaption", { text: title }), chart.el, h("div", { class: "attnw-stats" }, [mx.el, ent.el]),
-    ]);
-    return { box, chart, mx, ent };
+  // the view: the synced limits, the draw, the card, then its parts as they are built
+  const v = {
+    model, lo, hi, steps, vectors,
+    dKOf: (p) => Math.round(logValue(p, lo, hi, steps)),
+    currentDk: () => Math.round(finiteIn(model.get("d_k"), lo, hi, 64)),
+    root: card(
+      "Softmax sharpening",
+      "Move dₖ: the raw scores q·k of random vectors spread out like √dₖ and softmax piles its weight on one key. Dividing by √dₖ keeps the weights soft. Each step adds or drops coordinates of the same vectors.",
+    ),
   };
-  const raw = panel("unscaled", "softmax(q·k)", PALETTE.red);
-  const scaled = panel("scaled", "softmax(q·k / √dₖ)", PALETTE.blue);
-  root.append(h("div", { class: "attnw-panels" }, [raw.box, scaled.box]));
-  el.append(root);
+  buildView(v, labels);
+  el.append(v.root);
 
-  function draw() {
-    const dK = currentDk();
-    const scores = sharpeningScores(model, dK, vectors);
-    const wRaw = softmax(scores, 1);
-    const wScaled = softmax(scores, Math.sqrt(dK));
-    range.set(Math.min(...scores), 2);
-    rangeHi.set(Math.max(...scores), 2);
-    raw.chart.update(wRaw);
-    raw.mx.set(maxOf(wRaw));
-    raw.ent.set(entropy(wRaw));
-    scaled.chart.update(wScaled);
-    scaled.mx.set(maxOf(wScaled));
-    scaled.ent.set(entropy(wScaled));
-    const show = Boolean(model.get("show_scaled"));
-    scaled.box.hidden = !show;
-    toggle.input.checked = show;
-    const p = logPosition(dK, lo, hi, steps);
-    if (Number(slider.input.value) !== p && dKOf(Number(slider.input.value)) !== dK) slider.input.value = String(p);
-    slider.show(Number(slider.input.value));
-    root.dataset.dK = String(dK);
-  }
-
-  slider.input.addEventListener("input", () => save(model, { d_k: dKOf(Number(slider.input.value)) }));
-  toggle.input.addEventListener("change", () => save(model, { show_scaled: toggle.input.checked }));
-  draw();
-  return redrawOn(model, ["d_k", "show_scaled", "seed", "scores", "n_keys"], draw);
+  v.slider.input.addEventListener("input", () => save(model, { d_k: v.dKOf(Number(v.slider.input.value)) }));
+  v.toggle.input.addEventListener("change", () => save(model, { show_scaled: v.toggle.input.checked }));
+  draw(v);
+  return redrawOn(model, ["d_k", "show_scaled", "seed", "scores", "n_keys"], () => draw(v));
 }
 
 export default { render };

@@ -1,5 +1,6 @@
 // Temperature: softmax(scores / T). Low T sharpens towards the largest score, high T flattens towards
 // uniform. Python reference: slider_math.temperature_numbers.
+// Shared helpers (from _dom.js and _common.js): h, PALETTE, finiteIn, logValue, logPosition, softmax, entropy, maxOf, fmt, card, rangeControl, stat, barChart, redrawOn, save
 
 function render({ model, el }) {
   const [lo, hi, steps] = model.get("_limits").temperature;

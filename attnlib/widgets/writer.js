@@ -5,6 +5,7 @@
 // Python reference: attnlib.widgets.writer.WriteWithModel.numbers (attnlib.generation.generate on the
 // same weights). `candidates` and `choose` follow attnlib.generation line for line; the random numbers
 // are mulberry32's (uniformAt in _common.js is attnlib.generation.Mulberry32).
+// Shared helpers (from _dom.js and _common.js): h, requireSeed, pyRepr, quotedWords, uniformAt, clamp, softmax, fmt, nextId, card, rangeControl, redrawOn, save
 
 // --- the weights ---------------------------------------------------------------------------------
 // The stored weights, by name: Float64Array copies of the float32 numbers (exact), in torch's layout.
@@ -84,11 +85,11 @@ function step(m, caches, id, position) {
   for (let c = 0; c < d; c++) x[c] = m.embed[id * d + c] + m.pos[position * d + c];
   const rows = [];
   m.blocks.forEach((b, l) => {
-    const h = layerNorm(x, ...b.norm1);
-    const q = linear(h, ...b.q);
+    const normed = layerNorm(x, ...b.norm1);
+    const q = linear(normed, ...b.q);
     const cache = caches[l];
-    cache.keys.push(linear(h, ...b.k));
-    cache.values.push(linear(h, ...b.v));
+    cache.keys.push(linear(normed, ...b.k));
+    cache.values.push(linear(normed, ...b.v));
     const n = cache.keys.length;
     const concat = new Float64Array(d);
     const blockRows = [];
@@ -229,22 +230,19 @@ function more(m, run) {
   run.steps.push(record);
 }
 
-function render({ model, el }) {
-  const config = model.get("config");
-  const m = makeModel(readWeights(model.get("weights"), model.get("shapes")), config);
+// --- the view ------------------------------------------------------------------------------------------
+// The model of the synced state: its weights, vocabulary, the head the page watches and the end word.
+function loadModel(model) {
+  const m = makeModel(readWeights(model.get("weights"), model.get("shapes")), model.get("config"));
   m.vocab = model.get("vocab");
   m.index = new Map(m.vocab.map((w, i) => [w, i]));
   m.watch = model.get("watch");
   m.endId = m.index.get(model.get("end"));
-  const head = `block ${m.watch[0] + 1}, head ${m.watch[1] + 1}`;
+  return m;
+}
 
-  const root = card(
-    "Write with the model",
-    `Type a prompt from the model's ${m.vocab.length}-word vocabulary (or click words below), choose a rule and a seed, then let the trained model write, one word at a time. It runs in this page, from the weights trained above.`,
-  );
-  root.classList.add("attnw-learned", "attnw-writer");
-
-  // the prompt
+// The prompt box, its clear button and the clickable vocabulary.
+function buildPrompt(root, m) {
   const inputId = nextId("prompt");
   const input = h("input", { type: "text", id: inputId, "data-name": "prompt", autocomplete: "off", spellcheck: "false", class: "attnw-text" });
   const clear = h("button", { type: "button", class: "attnw-button", "data-name": "clear", text: "clear" });
@@ -254,8 +252,11 @@ function render({ model, el }) {
   const vocab = h("details", { class: "attnw-vocab" }, [h("summary", { text: `vocabulary (${m.vocab.length} words): click a word to add it` })]);
   for (const w of m.vocab) if (w !== "<pad>") vocab.append(h("button", { type: "button", class: "attnw-word", "data-word": w, text: w }));
   root.append(vocab);
+  return { input, clear, vocab };
+}
 
-  // the rule and the seed
+// The rule (temperature, top-k, top-p) and the seed box with its note.
+function buildRule(root, m) {
   const temperature = rangeControl({
     label: "temperature", name: "temperature", min: 0, max: Math.round(10 * 3), value: 0,
     format: (p) => (p === 0 ? "greedy" : `T = ${(p / 10).toFixed(1)}`),
@@ -273,14 +274,20 @@ function render({ model, el }) {
   const seedNote = h("span", { class: "attnw-note", role: "status", "aria-live": "polite", "data-name": "seed-note" });
   const seedRow = h("div", { class: "attnw-control" }, [h("label", { for: seedId, class: "attnw-label", text: "seed" }), seed, seedNote]);
   root.append(h("div", { class: "attnw-controls" }, [temperature.row, topK.row, topP.row, seedRow]));
+  return { temperature, topK, topP, seed, seedNote };
+}
 
-  // the buttons
+// The buttons: next word, write to the end, start again.
+function buildButtons(root) {
   const next = h("button", { type: "button", class: "attnw-button", "data-name": "next", text: "next word" });
   const finish = h("button", { type: "button", class: "attnw-button", "data-name": "finish", text: "write to the end" });
   const restart = h("button", { type: "button", class: "attnw-button", "data-name": "restart", text: "start again" });
   root.append(h("div", { class: "attnw-controls attnw-buttons" }, [next, finish, restart]));
+  return { next, finish, restart };
+}
 
-  // what was written, and the panels of one new word
+// What was written, and the panels of one new word (its five most likely words, where the head looked).
+function buildOutput(root) {
   const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
   const story = h("p", { class: "attnw-story", "data-name": "story" });
   const said = h("p", { class: "attnw-sr", role: "status", "aria-live": "polite", "data-name": "said" }); // the newest word, for screen readers
@@ -297,160 +304,222 @@ function render({ model, el }) {
   ]);
   const looking = h("div", {}, [shown.row, cacheLine, panels]);
   root.append(message, story, said, looking);
-  el.append(root);
+  return { message, story, said, shown, cacheLine, topCaption, topTable, rowCaption, strip, rowMax, looking };
+}
 
-  let run = null, runKey = "", focus = null;
-
-  // a slider's readout shows the synced value itself, which Python may set between the slider's steps
-  function setSlider(ctl, position, text) {
-    ctl.input.value = String(position);
-    ctl.show(position);
-    if (text !== null) {
-      ctl.row.querySelector("output").textContent = text;
-      ctl.input.setAttribute("aria-valuetext", text);
-    }
+// A slider's readout shows the synced value itself, which Python may set between the slider's steps.
+function setSlider(ctl, position, text) {
+  ctl.input.value = String(position);
+  ctl.show(position);
+  if (text !== null) {
+    ctl.row.querySelector("output").textContent = text;
+    ctl.input.setAttribute("aria-valuetext", text);
   }
-  const onGrid = (x, per) => Math.abs(per * x - Math.round(per * x)) < 1e-9;
+}
 
-  function control(state) {
-    const t = model.get("temperature"), p = model.get("top_p");
-    setSlider(temperature, Math.round(10 * t), t > 0 && !onGrid(t, 10) ? `T = ${Number(t.toFixed(4))}` : null);
-    setSlider(topK, model.get("top_k"), null);
-    setSlider(topP, Math.round(20 * p), p < 1 && !onGrid(p, 20) ? `p = ${Number(p.toFixed(4))}` : null);
-    for (const c of [topK, topP]) c.input.disabled = !(t > 0);
-    if (document.activeElement !== seed) seed.value = String(model.get("seed"));
-    if (input.value !== model.get("prompt")) input.value = model.get("prompt");
-    next.disabled = state.done;
-    finish.disabled = state.done;
+// Whether x is a multiple of 1 / per (a slider's step).
+const onGrid = (x, per) => Math.abs(per * x - Math.round(per * x)) < 1e-9;
+
+// The controls show the synced state; the buttons that write are off once the story has ended.
+function showControls(v, state) {
+  const { model } = v;
+  const t = model.get("temperature"), p = model.get("top_p");
+  setSlider(v.temperature, Math.round(10 * t), t > 0 && !onGrid(t, 10) ? `T = ${Number(t.toFixed(4))}` : null);
+  setSlider(v.topK, model.get("top_k"), null);
+  setSlider(v.topP, Math.round(20 * p), p < 1 && !onGrid(p, 20) ? `p = ${Number(p.toFixed(4))}` : null);
+  for (const c of [v.topK, v.topP]) c.input.disabled = !(t > 0);
+  if (document.activeElement !== v.seed) v.seed.value = String(model.get("seed"));
+  if (v.input.value !== model.get("prompt")) v.input.value = model.get("prompt");
+  v.next.disabled = state.done;
+  v.finish.disabled = state.done;
+}
+
+// One word of the story as a span.
+function wordSpan(word, cls, name) {
+  return h("span", { class: cls, "data-name": name, text: word });
+}
+
+// The table of the five most likely words for new word k (record r), the chosen one marked.
+function showTopWords(v, r, k) {
+  const chosen = v.m.vocab[r.choice];
+  v.topCaption.textContent = v.run.rule.greedy
+    ? `word ${k + 1}, '${chosen}': the model's five most likely words (greedy takes the first)`
+    : `word ${k + 1}, '${chosen}': the five most likely words your rule draws from`;
+  const rows = [h("tr", {}, [h("th", { scope: "col", text: "word" }), h("th", { scope: "col", text: "probability" })])];
+  for (let j = 0; j < Math.min(5, r.order.length); j++) {
+    const p = r.probs[j];
+    const bar = h("span", { class: "attnw-bar" });
+    bar.style.width = `${(100 * p).toFixed(1)}%`;
+    const word = v.m.vocab[r.order[j]];
+    rows.push(h("tr", { class: r.order[j] === r.choice ? "attnw-chosen" : "" }, [
+      h("th", { scope: "row", "data-name": `top-${j}-word`, text: word }),
+      h("td", {}, [h("span", { class: "attnw-barbox" }, [bar]), h("span", { class: "attnw-num", "data-name": `top-${j}-prob`, text: fmt(p, 3) })]),
+    ]));
   }
+  v.topTable.replaceChildren(...rows);
+}
 
-  function wordSpan(word, cls, name) {
-    return h("span", { class: cls, "data-name": name, text: word });
+// The strip of where the watched head of the last context word looked (record r), and its maximum.
+function showAttentionRow(v, r, context) {
+  const last = context[context.length - 1];
+  v.rowCaption.textContent = `where the last word '${last}' looked (${v.head}), over the ${context.length} cached positions`;
+  const spans = context.map((w, j) => {
+    const span = wordSpan(w, "attnw-cell", `row-${j}`);
+    const weight = r.row[j];
+    span.style.backgroundColor = `rgba(230, 159, 0, ${Math.min(1, weight).toFixed(3)})`;
+    span.title = `${w}: ${fmt(weight, 3)}`;
+    span.dataset.weight = fmt(weight, 3);
+    return span;
+  });
+  v.strip.replaceChildren(...spans.flatMap((span) => [span, " "]));
+  const order = Array.from(r.row, (_, j) => j).sort((a, b) => r.row[b] - r.row[a]).slice(0, 3); // stable: ties keep the first
+  const best = order[0];
+  v.strip.setAttribute("aria-label", `attention of '${last}': ` + order.map((j) => `${context[j]} (position ${j + 1}) ${fmt(r.row[j], 2)}`).join(", "));
+  v.rowMax.textContent = `most weight: '${context[best]}' (position ${best + 1}), ${fmt(r.row[best], 3)}`;
+}
+
+// The panels of new word k: its candidates, where the head looked, and the cache it was chosen from.
+function showWord(v, k) {
+  const r = v.run.steps[k];
+  const context = v.run.ids.slice(0, v.run.prompt + k).map((i) => v.m.vocab[i]);
+  showTopWords(v, r, k);
+  showAttentionRow(v, r, context);
+  v.cacheLine.textContent = `The cache holds the keys and values of ${context.length} positions in each of the ${v.m.n_layers} blocks; word ${k + 1} is chosen from the logits of the last one.`;
+}
+
+// A message instead of the story: a bad prompt, or a word that cannot be chosen (never a silent pick).
+function refuse(v, error) {
+  v.message.textContent = error;
+  v.message.hidden = false;
+  v.story.hidden = true;
+  v.looking.hidden = true;
+  showControls(v, { done: true });
+  v.root.dataset.result = JSON.stringify({ error });
+}
+
+// The run of the synced prompt, rule and seed, written up to the asked number of words (a new run when
+// any of them changed, or fewer words are asked); an Error when a word cannot be chosen.
+function advanceRun(v, enc) {
+  const { model, m } = v;
+  const asked = Math.max(0, model.get("steps") | 0);
+  const rule = ruleOf(model, m.vocab_size);
+  const seedValue = model.get("seed");
+  const key = JSON.stringify([enc.ids, rule, seedValue]);
+  if (key !== v.runKey || v.run === null || v.run.new.length > asked) {
+    v.run = startRun(m, enc.ids, rule, requireSeed(seedValue));
+    v.runKey = key;
   }
+  while (v.run.new.length < asked && !v.run.ended) more(m, v.run);
+}
 
-  function showWord(k) {
-    const r = run.steps[k];
-    const context = run.ids.slice(0, run.prompt + k).map((i) => m.vocab[i]);
-    const chosen = m.vocab[r.choice];
-    const rule = run.rule;
-    topCaption.textContent = rule.greedy
-      ? `word ${k + 1}, '${chosen}': the model's five most likely words (greedy takes the first)`
-      : `word ${k + 1}, '${chosen}': the five most likely words your rule draws from`;
-    const rows = [h("tr", {}, [h("th", { scope: "col", text: "word" }), h("th", { scope: "col", text: "probability" })])];
-    for (let j = 0; j < Math.min(5, r.order.length); j++) {
-      const p = r.probs[j];
-      const bar = h("span", { class: "attnw-bar" });
-      bar.style.width = `${(100 * p).toFixed(1)}%`;
-      const word = m.vocab[r.order[j]];
-      rows.push(h("tr", { class: r.order[j] === r.choice ? "attnw-chosen" : "" }, [
-        h("th", { scope: "row", "data-name": `top-${j}-word`, text: word }),
-        h("td", {}, [h("span", { class: "attnw-barbox" }, [bar]), h("span", { class: "attnw-num", "data-name": `top-${j}-prob`, text: fmt(p, 3) })]),
-      ]));
-    }
-    topTable.replaceChildren(...rows);
-    rowCaption.textContent = `where the last word '${context[context.length - 1]}' looked (${head}), over the ${context.length} cached positions`;
-    const spans = context.map((w, j) => {
-      const s = wordSpan(w, "attnw-cell", `row-${j}`);
-      const weight = r.row[j];
-      s.style.backgroundColor = `rgba(230, 159, 0, ${Math.min(1, weight).toFixed(3)})`;
-      s.title = `${w}: ${fmt(weight, 3)}`;
-      s.dataset.weight = fmt(weight, 3);
-      return s;
-    });
-    strip.replaceChildren(...spans.flatMap((s) => [s, " "]));
-    const order = Array.from(r.row, (_, j) => j).sort((a, b) => r.row[b] - r.row[a]).slice(0, 3); // stable: ties keep the first
-    const best = order[0];
-    strip.setAttribute("aria-label", `attention of '${context[context.length - 1]}': ` + order.map((j) => `${context[j]} (position ${j + 1}) ${fmt(r.row[j], 2)}`).join(", "));
-    rowMax.textContent = `most weight: '${context[best]}' (position ${best + 1}), ${fmt(r.row[best], 3)}`;
-    cacheLine.textContent = `The cache holds the keys and values of ${context.length} positions in each of the ${m.n_layers} blocks; word ${k + 1} is chosen from the logits of the last one.`;
+// The story (prompt words, then the new words) and, once there are new words, the panels of the one in focus.
+function showStory(v, enc) {
+  const { m, run, story, shown } = v;
+  const words = enc.words.map((w, j) => wordSpan(w, "attnw-prompt-word", `prompt-${j}`));
+  const written = run.new.map((id, j) => wordSpan(m.vocab[id], "attnw-new-word", `new-${j}`));
+  story.replaceChildren(...[...words, ...written].flatMap((span) => [span, " "]));
+  const n = run.new.length;
+  if (n === 0) {
+    v.looking.hidden = true;
+    story.append(h("span", { class: "attnw-hint", text: "(press 'next word')" }));
+  } else {
+    v.looking.hidden = false;
+    shown.input.max = String(n);
+    const k = v.focus === null || v.focus > n ? n : v.focus;
+    shown.input.value = String(k);
+    shown.show(k);
+    shown.input.disabled = n < 2;
+    written[k - 1].classList.add("attnw-focus");
+    showWord(v, k - 1);
   }
+}
 
-  // A message instead of the story: a bad prompt, or a word that cannot be chosen (never a silent pick).
-  function refuse(error) {
-    message.textContent = error;
-    message.hidden = false;
-    story.hidden = true;
-    looking.hidden = true;
-    control({ done: true });
-    root.dataset.result = JSON.stringify({ error });
+// The newest word for screen readers, the end of the story, and the numbers the browser tests read.
+function showEnd(v, enc) {
+  const { m, run } = v;
+  const done = run.ended, n = run.new.length;
+  v.said.textContent = n === 0 ? "" : `word ${n}: ${m.vocab[run.new[n - 1]]}${done ? ", the end" : ""}`;
+  if (done) v.story.append(h("span", { class: "attnw-hint", "data-name": "done", text: run.ids.length >= m.context ? `(the page's context of ${m.context} is full)` : "(the story ended)" }));
+  v.root.dataset.result = JSON.stringify({
+    prompt: enc.words, new: run.new.map((i) => m.vocab[i]), ended: done,
+    logits: run.steps.map((r) => Array.from(r.logits)), candidates: run.steps.map((r) => r.order),
+    probs: run.steps.map((r) => r.probs), rows: run.steps.map((r) => Array.from(r.row)), ms: run.steps.map((r) => r.ms),
+  });
+}
+
+// Redraw from the synced state: the prompt read, the run written on, then the story and its panels.
+function draw(v) {
+  const enc = promptIds(v.model.get("prompt") || "", v.m);
+  if (enc.error) return refuse(v, enc.error);
+  v.message.hidden = true;
+  v.story.hidden = false;
+  try {
+    advanceRun(v, enc);
+  } catch (err) {
+    v.run = null;
+    return refuse(v, err.message);
   }
+  showControls(v, { done: v.run.ended });
+  showStory(v, enc);
+  showEnd(v, enc);
+}
 
-  function draw() {
-    const text = model.get("prompt") || "";
-    const enc = promptIds(text, m);
-    const asked = Math.max(0, model.get("steps") | 0);
-    if (enc.error) return refuse(enc.error);
-    message.hidden = true;
-    story.hidden = false;
-    const rule = ruleOf(model, m.vocab_size);
-    const seedValue = model.get("seed");
-    const key = JSON.stringify([enc.ids, rule, seedValue]);
-    try {
-      if (key !== runKey || run === null || run.new.length > asked) {
-        run = startRun(m, enc.ids, rule, requireSeed(seedValue));
-        runKey = key;
-      }
-      while (run.new.length < asked && !run.ended) more(m, run);
-    } catch (err) {
-      run = null;
-      return refuse(err.message);
-    }
-    const done = run.ended;
-    control({ done });
-    // the story: prompt words, then the new words
-    const words = enc.words.map((w, j) => wordSpan(w, "attnw-prompt-word", `prompt-${j}`));
-    const written = run.new.map((id, j) => wordSpan(m.vocab[id], "attnw-new-word", `new-${j}`));
-    story.replaceChildren(...[...words, ...written].flatMap((s) => [s, " "]));
-    const n = run.new.length;
-    if (n === 0) {
-      looking.hidden = true;
-      story.append(h("span", { class: "attnw-hint", text: "(press 'next word')" }));
-    } else {
-      looking.hidden = false;
-      shown.input.max = String(n);
-      const k = focus === null || focus > n ? n : focus;
-      shown.input.value = String(k);
-      shown.show(k);
-      shown.input.disabled = n < 2;
-      written[k - 1].classList.add("attnw-focus");
-      showWord(k - 1);
-    }
-    said.textContent = n === 0 ? "" : `word ${n}: ${m.vocab[run.new[n - 1]]}${done ? ", the end" : ""}`;
-    if (done) story.append(h("span", { class: "attnw-hint", "data-name": "done", text: run.ids.length >= m.context ? `(the page's context of ${m.context} is full)` : "(the story ended)" }));
-    root.dataset.result = JSON.stringify({
-      prompt: enc.words, new: run.new.map((i) => m.vocab[i]), ended: done,
-      logits: run.steps.map((r) => Array.from(r.logits)), candidates: run.steps.map((r) => r.order),
-      probs: run.steps.map((r) => r.probs), rows: run.steps.map((r) => Array.from(r.row)), ms: run.steps.map((r) => r.ms),
-    });
-  }
+// The seed a reader typed: a value outside [0, 2^32) or between whole numbers is moved to the nearest
+// seed, and the note says so; an empty box keeps the seed. The box then shows the seed in use.
+function takeSeed(v) {
+  const { model, seed } = v;
+  const typed = seed.value.trim(), now = model.get("seed");
+  const x = typed === "" ? now : Number(typed);
+  const use = Number.isFinite(x) ? clamp(Math.round(x), 0, 4294967295) : now;
+  v.seedNote.textContent = typed === "" || use === x ? "" : `${typed.length > 24 ? typed.slice(0, 20) + "…" : typed} is not a seed (a whole number from 0 to 4294967295): using ${use}`;
+  seed.value = String(use);
+  if (use !== now) save(model, { seed: use });
+}
 
+// The prompt box, the clear button and the vocabulary's words write the prompt.
+function wirePrompt(v) {
+  const { model, input } = v;
   input.addEventListener("input", () => save(model, { prompt: input.value }));
-  clear.addEventListener("click", () => { save(model, { prompt: "", steps: 0 }); input.focus(); });
-  vocab.addEventListener("click", (ev) => {
+  v.clear.addEventListener("click", () => { save(model, { prompt: "", steps: 0 }); input.focus(); });
+  v.vocab.addEventListener("click", (ev) => {
     const w = ev.target && ev.target.dataset ? ev.target.dataset.word : undefined;
     if (!w) return;
     const now = (model.get("prompt") || "").trim();
     save(model, { prompt: now ? `${now} ${w}` : w });
   });
+}
+
+// The rule's sliders, the seed box, the word in focus and the buttons.
+function wireRuleAndButtons(v) {
+  const { model, m, temperature, topK, topP, shown } = v;
   temperature.input.addEventListener("input", () => save(model, { temperature: Number(temperature.input.value) / 10 }));
   topK.input.addEventListener("input", () => save(model, { top_k: Number(topK.input.value) }));
   topP.input.addEventListener("input", () => save(model, { top_p: Number(topP.input.value) / 20 }));
-  // The box shows the seed in use: a typed value outside [0, 2^32) or between whole numbers is moved to
-  // the nearest seed, and the note says so; an empty box keeps the seed.
-  seed.addEventListener("change", () => {
-    const typed = seed.value.trim(), now = model.get("seed");
-    const v = typed === "" ? now : Number(typed);
-    const use = Number.isFinite(v) ? clamp(Math.round(v), 0, 4294967295) : now;
-    seedNote.textContent = typed === "" || use === v ? "" : `${typed.length > 24 ? typed.slice(0, 20) + "…" : typed} is not a seed (a whole number from 0 to 4294967295): using ${use}`;
-    seed.value = String(use);
-    if (use !== now) save(model, { seed: use });
-  });
-  shown.input.addEventListener("input", () => { focus = Number(shown.input.value); draw(); });
-  next.addEventListener("click", () => { focus = null; save(model, { steps: (run ? run.new.length : 0) + 1 }); });
-  finish.addEventListener("click", () => { focus = null; save(model, { steps: m.context }); });
-  restart.addEventListener("click", () => { focus = null; save(model, { steps: 0 }); });
-  draw();
-  return redrawOn(model, ["prompt", "temperature", "top_k", "top_p", "seed", "steps"], draw);
+  v.seed.addEventListener("change", () => takeSeed(v));
+  shown.input.addEventListener("input", () => { v.focus = Number(shown.input.value); draw(v); });
+  v.next.addEventListener("click", () => { v.focus = null; save(model, { steps: (v.run ? v.run.new.length : 0) + 1 }); });
+  v.finish.addEventListener("click", () => { v.focus = null; save(model, { steps: m.context }); });
+  v.restart.addEventListener("click", () => { v.focus = null; save(model, { steps: 0 }); });
+}
+
+function render({ model, el }) {
+  const m = loadModel(model);
+  const root = card(
+    "Write with the model",
+    `Type a prompt from the model's ${m.vocab.length}-word vocabulary (or click words below), choose a rule and a seed, then let the trained model write, one word at a time. It runs in this page, from the weights trained above.`,
+  );
+  root.classList.add("attnw-learned", "attnw-writer");
+  // the view: its parts, and the run being written (with the synced state it was written for)
+  const v = {
+    model, m, root, head: `block ${m.watch[0] + 1}, head ${m.watch[1] + 1}`,
+    ...buildPrompt(root, m), ...buildRule(root, m), ...buildButtons(root), ...buildOutput(root),
+    run: null, runKey: "", focus: null,
+  };
+  el.append(root);
+  wirePrompt(v);
+  wireRuleAndButtons(v);
+  draw(v);
+  return redrawOn(model, ["prompt", "temperature", "top_k", "top_p", "seed", "steps"], () => draw(v));
 }
 
 export default { render };
