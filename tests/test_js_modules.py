@@ -241,6 +241,13 @@ def test_header_names_the_shared_helpers_used(path: Path) -> None:
     assert problem is None, f"{path.name}: {problem}"
 
 
+def test_the_trainer_worker_code_uses_no_shared_helper() -> None:
+    # trainer.py also sends trainer_core.js alone into the page's Web Worker, where _dom.js and _common.js
+    # are not loaded: a shared helper used there would work in the page and fail in the worker.
+    src = (WIDGETS / "trainer_core.js").read_text(encoding="utf-8")
+    assert helpers_used(src, shared_helpers()) == [] and header(src) == []
+
+
 def test_shared_helpers_are_read_from_the_shared_files() -> None:
     helpers = shared_helpers()
     for name in ("h", "card", "rangeControl", "softmax", "fmt", "uniformAt", "save", "redrawOn", "quotedWords"):

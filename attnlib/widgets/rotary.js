@@ -2,6 +2,7 @@
 // θ_i = 10000^(−2i/d); the score is the dot product of the whole turned query and key. With the
 // "added sinusoids" box, the sinusoidal position vectors are added instead (sin and cos of m·θ_i).
 // Python reference: attnlib.widgets.rotary.rotary_numbers.
+// Shared helpers (from _dom.js and _common.js): h, PALETTE, finiteIn, fmt, s, card, rangeControl, checkboxControl, stat, redrawOn, save
 
 function thetaOf(i, d) {
   return Math.pow(10000, -(2 * i) / d);
@@ -27,51 +28,47 @@ function placed(x, pos, sinusoidal) {
 }
 
 function dot(a, b) {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
+  let total = 0;
+  for (let i = 0; i < a.length; i++) total += a[i] * b[i];
+  return total;
 }
 
-function render({ model, el }) {
-  const [pLo, pHi] = model.get("_limits").position;
-  const [iLo, iHi] = model.get("_limits").pair;
-  const Q = model.get("query_vector");
-  const K = model.get("key_vector");
-  const d = Q.length;
-  const pos = (name) => Math.round(finiteIn(model.get(name), pLo, pHi, pLo));
-  const pairNow = () => Math.round(finiteIn(model.get("pair"), iLo, iHi, iLo));
-
-  const root = card(
-    "Turn a query and a key",
-    "The arrows are one pair of features of the query (blue) and the key (orange), turned by position × the pair's speed. The score is the dot product of the whole vectors. Move both positions together: the score stays; switch to added sinusoids: it changes.",
-  );
-  root.classList.add("attnw-rotary");
-  const qPos = rangeControl({ label: "query position m", name: "query_position", min: pLo, max: pHi, value: pos("query_position"), format: (p) => String(p) });
-  const kPos = rangeControl({ label: "key position n", name: "key_position", min: pLo, max: pHi, value: pos("key_position"), format: (p) => String(p) });
-  const pairCtl = rangeControl({
-    label: "pair i", name: "pair", min: iLo, max: iHi, value: pairNow(),
+// The controls: the two positions, the buttons that move both, the pair, and the "added sinusoids" box.
+function buildControls(v) {
+  const { pLo, pHi, iLo, iHi, d, pos } = v;
+  v.qPos = rangeControl({ label: "query position m", name: "query_position", min: pLo, max: pHi, value: pos("query_position"), format: (p) => String(p) });
+  v.kPos = rangeControl({ label: "key position n", name: "key_position", min: pLo, max: pHi, value: pos("key_position"), format: (p) => String(p) });
+  v.pairCtl = rangeControl({
+    label: "pair i", name: "pair", min: iLo, max: iHi, value: v.pairNow(),
     format: (p) => `${p}: ${fmt((180 / Math.PI) * thetaOf(p, d), 2)}° per position`,
   });
-  const down = h("button", { type: "button", "data-name": "both-down", class: "attnw-button", text: "both −1" });
-  const up = h("button", { type: "button", "data-name": "both-up", class: "attnw-button", text: "both +1" });
-  const added = checkboxControl({ label: "added sinusoids instead of turning", name: "sinusoidal", checked: model.get("sinusoidal") });
-  root.append(h("div", { class: "attnw-controls" }, [
-    qPos.row, kPos.row, h("div", { class: "attnw-control" }, [down, up]), pairCtl.row, added.row,
+  v.down = h("button", { type: "button", "data-name": "both-down", class: "attnw-button", text: "both −1" });
+  v.up = h("button", { type: "button", "data-name": "both-up", class: "attnw-button", text: "both +1" });
+  v.added = checkboxControl({ label: "added sinusoids instead of turning", name: "sinusoidal", checked: v.model.get("sinusoidal") });
+  v.root.append(h("div", { class: "attnw-controls" }, [
+    v.qPos.row, v.kPos.row, h("div", { class: "attnw-control" }, [v.down, v.up]), v.pairCtl.row, v.added.row,
   ]));
+}
 
-  const score = stat("score q·k", "score");
-  const offset = stat("offset m − n", "offset");
-  const turn = stat("this pair turns (degrees per position)", "turn");
-  root.append(h("div", { class: "attnw-stats" }, [score.el, offset.el, turn.el]));
-  const qText = h("span", { class: "attnw-num", "data-name": "query-pair", text: "–" });
-  const kText = h("span", { class: "attnw-num", "data-name": "key-pair", text: "–" });
-  const note = h("p", { class: "attnw-desc", "data-name": "note" });
-  root.append(h("div", { class: "attnw-stats" }, [
-    h("span", { class: "attnw-stat" }, [h("span", { text: "query pair " }), qText]),
-    h("span", { class: "attnw-stat" }, [h("span", { text: "key pair " }), kText]),
+// The numbers: the score, the offset and the pair's turn, then the query's and the key's pair.
+function buildNumbers(v) {
+  v.score = stat("score q·k", "score");
+  v.offset = stat("offset m − n", "offset");
+  v.turn = stat("this pair turns (degrees per position)", "turn");
+  v.root.append(h("div", { class: "attnw-stats" }, [v.score.el, v.offset.el, v.turn.el]));
+  v.qText = h("span", { class: "attnw-num", "data-name": "query-pair", text: "–" });
+  v.kText = h("span", { class: "attnw-num", "data-name": "key-pair", text: "–" });
+  v.note = h("p", { class: "attnw-desc", "data-name": "note" });
+  v.root.append(h("div", { class: "attnw-stats" }, [
+    h("span", { class: "attnw-stat" }, [h("span", { text: "query pair " }), v.qText]),
+    h("span", { class: "attnw-stat" }, [h("span", { text: "key pair " }), v.kText]),
   ]));
+}
 
-  // The plane: a fixed range that holds every pair of both vectors, turned or with a position added.
+// The plane: a fixed range that holds every pair of both vectors, turned or with a position added; the
+// axes, the circle, and the query's and the key's arrow with their labels. Then the note under it.
+function buildPlane(v) {
+  const { Q, K, d } = v;
   let r = 1;
   for (let i = 0; i < d / 2; i++) r = Math.max(r, Math.hypot(Q[2 * i], Q[2 * i + 1]), Math.hypot(K[2 * i], K[2 * i + 1]));
   const R = Math.ceil(r + 1);
@@ -89,57 +86,94 @@ function render({ model, el }) {
   const qLab = s("text", { class: "attnw-barlab", fill: PALETTE.blue, text: "q" });
   const kLab = s("text", { class: "attnw-barlab", fill: PALETTE.red, text: "k" });
   svg.append(qLine, kLine, qLab, kLab);
-  root.append(h("div", { class: "attnw-panels" }, [
+  v.root.append(h("div", { class: "attnw-panels" }, [
     h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "pair i of the query and of the key" }), svg]),
   ]));
-  root.append(note);
-  el.append(root);
+  v.root.append(v.note);
+  Object.assign(v, { X, Y, desc, qLine, kLine, qLab, kLab });
+}
 
-  function draw() {
-    const m = pos("query_position"), n = pos("key_position"), i = pairNow();
-    const sinusoidal = Boolean(model.get("sinusoidal"));
-    const q = placed(Q, m, sinusoidal), k = placed(K, n, sinusoidal);
-    const sc = dot(q, k);
-    const qp = [q[2 * i], q[2 * i + 1]], kp = [k[2 * i], k[2 * i + 1]];
-    for (const [line, lab, p] of [[qLine, qLab, qp], [kLine, kLab, kp]]) {
-      line.setAttribute("x2", String(X(p[0])));
-      line.setAttribute("y2", String(Y(p[1])));
-      lab.setAttribute("x", String(X(p[0]) + 5));
-      lab.setAttribute("y", String(Y(p[1]) - 5));
-    }
-    score.set(sc, 3);
-    offset.set(m - n, 0);
-    turn.set((180 / Math.PI) * thetaOf(i, d), 2);
-    qText.textContent = `[${fmt(qp[0], 3)}, ${fmt(qp[1], 3)}]`;
-    kText.textContent = `[${fmt(kp[0], 3)}, ${fmt(kp[1], 3)}]`;
-    desc.textContent = `pair ${i}: query [${fmt(qp[0], 2)}, ${fmt(qp[1], 2)}] at position ${m}, key [${fmt(kp[0], 2)}, ${fmt(kp[1], 2)}] at position ${n}; score ${fmt(sc, 3)}`;
-    note.textContent = sinusoidal
-      ? "Added sinusoids: the score depends on where the two positions are, not only on m − n."
-      : "Turned: the score depends on m − n only; moving both positions together leaves it unchanged.";
-    for (const [ctl, name] of [[qPos, "query_position"], [kPos, "key_position"]]) {
-      const v = pos(name);
-      if (Number(ctl.input.value) !== v) ctl.input.value = String(v);
-      ctl.show(v);
-    }
-    if (Number(pairCtl.input.value) !== i) pairCtl.input.value = String(i);
-    pairCtl.show(i);
-    added.input.checked = sinusoidal;
-    down.disabled = Math.min(m, n) <= pLo;
-    up.disabled = Math.max(m, n) >= pHi;
+// Pair i of the placed query (at m) and key (at n) on the plane, and the numbers and the note.
+function showPair(v, { m, n, i, sinusoidal }) {
+  const { X, Y } = v;
+  const q = placed(v.Q, m, sinusoidal), k = placed(v.K, n, sinusoidal);
+  const sc = dot(q, k);
+  const qp = [q[2 * i], q[2 * i + 1]], kp = [k[2 * i], k[2 * i + 1]];
+  for (const [line, lab, p] of [[v.qLine, v.qLab, qp], [v.kLine, v.kLab, kp]]) {
+    line.setAttribute("x2", String(X(p[0])));
+    line.setAttribute("y2", String(Y(p[1])));
+    lab.setAttribute("x", String(X(p[0]) + 5));
+    lab.setAttribute("y", String(Y(p[1]) - 5));
   }
+  v.score.set(sc, 3);
+  v.offset.set(m - n, 0);
+  v.turn.set((180 / Math.PI) * thetaOf(i, v.d), 2);
+  v.qText.textContent = `[${fmt(qp[0], 3)}, ${fmt(qp[1], 3)}]`;
+  v.kText.textContent = `[${fmt(kp[0], 3)}, ${fmt(kp[1], 3)}]`;
+  v.desc.textContent = `pair ${i}: query [${fmt(qp[0], 2)}, ${fmt(qp[1], 2)}] at position ${m}, key [${fmt(kp[0], 2)}, ${fmt(kp[1], 2)}] at position ${n}; score ${fmt(sc, 3)}`;
+  v.note.textContent = sinusoidal
+    ? "Added sinusoids: the score depends on where the two positions are, not only on m − n."
+    : "Turned: the score depends on m − n only; moving both positions together leaves it unchanged.";
+}
 
+// The controls show the synced state; a button that would move a position out of range is off.
+function showControls(v, { m, n, i, sinusoidal }) {
+  for (const [ctl, name] of [[v.qPos, "query_position"], [v.kPos, "key_position"]]) {
+    const x = v.pos(name);
+    if (Number(ctl.input.value) !== x) ctl.input.value = String(x);
+    ctl.show(x);
+  }
+  if (Number(v.pairCtl.input.value) !== i) v.pairCtl.input.value = String(i);
+  v.pairCtl.show(i);
+  v.added.input.checked = sinusoidal;
+  v.down.disabled = Math.min(m, n) <= v.pLo;
+  v.up.disabled = Math.max(m, n) >= v.pHi;
+}
+
+// Redraw for the synced positions, pair and box.
+function draw(v) {
+  const state = { m: v.pos("query_position"), n: v.pos("key_position"), i: v.pairNow(), sinusoidal: Boolean(v.model.get("sinusoidal")) };
+  showPair(v, state);
+  showControls(v, state);
+}
+
+// The sliders and the box write the synced state; the buttons move both positions by one, if both stay in range.
+function wire(v) {
+  const { model, qPos, kPos, pairCtl, added, pos } = v;
   qPos.input.addEventListener("input", () => save(model, { query_position: Number(qPos.input.value) }));
   kPos.input.addEventListener("input", () => save(model, { key_position: Number(kPos.input.value) }));
   pairCtl.input.addEventListener("input", () => save(model, { pair: Number(pairCtl.input.value) }));
   added.input.addEventListener("change", () => save(model, { sinusoidal: added.input.checked }));
   const both = (step) => () => {
     const m = pos("query_position") + step, n = pos("key_position") + step;
-    if (Math.min(m, n) >= pLo && Math.max(m, n) <= pHi) save(model, { query_position: m, key_position: n });
+    if (Math.min(m, n) >= v.pLo && Math.max(m, n) <= v.pHi) save(model, { query_position: m, key_position: n });
   };
-  down.addEventListener("click", both(-1));
-  up.addEventListener("click", both(1));
-  draw();
-  return redrawOn(model, ["query_position", "key_position", "pair", "sinusoidal"], draw);
+  v.down.addEventListener("click", both(-1));
+  v.up.addEventListener("click", both(1));
+}
+
+function render({ model, el }) {
+  const [pLo, pHi] = model.get("_limits").position;
+  const [iLo, iHi] = model.get("_limits").pair;
+  const Q = model.get("query_vector");
+  // the view: the synced vectors and limits, the card, then its parts as they are built
+  const v = {
+    model, pLo, pHi, iLo, iHi, Q, K: model.get("key_vector"), d: Q.length,
+    pos: (name) => Math.round(finiteIn(model.get(name), pLo, pHi, pLo)),
+    pairNow: () => Math.round(finiteIn(model.get("pair"), iLo, iHi, iLo)),
+    root: card(
+      "Turn a query and a key",
+      "The arrows are one pair of features of the query (blue) and the key (orange), turned by position × the pair's speed. The score is the dot product of the whole vectors. Move both positions together: the score stays; switch to added sinusoids: it changes.",
+    ),
+  };
+  v.root.classList.add("attnw-rotary");
+  buildControls(v);
+  buildNumbers(v);
+  buildPlane(v);
+  el.append(v.root);
+  wire(v);
+  draw(v);
+  return redrawOn(model, ["query_position", "key_position", "pair", "sinusoidal"], () => draw(v));
 }
 
 export default { render };

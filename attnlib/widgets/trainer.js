@@ -6,6 +6,7 @@
 // The loss, the held-out accuracy and the watched sentence's attention row are drawn as it learns;
 // Stop and Continue pause and resume; afterwards a typed sentence gets its sense and its attention row.
 // The fields are kept in localStorage, so they survive a reload; Reset restores the chapter's run.
+// Shared helpers (from _dom.js and _common.js): h, PALETTE, clamp, fmt, s, nextId, card, barChart, save
 
 const STORE_KEY = "attnbook:train-it-yourself:v1";
 const SLICE_MS = 12; // without a worker: train for at most about this long, then let the page draw and answer input
@@ -51,7 +52,7 @@ function newWorker() {
 }
 const FIELDS = ["n_train", "n_test", "d_model", "lr", "weight_decay", "steps", "seed"];
 
-function sensesText(senses) { return senses.map((s) => `${s.word} ${s.sense}: ${s.cues.join(" ")}`).join("\n"); }
+function sensesText(senses) { return senses.map((x) => `${x.word} ${x.sense}: ${x.cues.join(" ")}`).join("\n"); }
 function sentencesText(rows) { return rows.map((r) => `${r.sense} | ${r.text}`).join("\n"); }
 
 // The fields as the reader left them (strings), from the settings.
@@ -82,8 +83,8 @@ function parseFields(f, limits) {
     senses.push({ word, sense, cues });
   });
   if (senses.length < 2) throw new Error(`give at least two senses to tell apart, got ${senses.length}`);
-  const ambiguous = new Set(senses.map((s) => s.word));
-  for (const s of senses) for (const c of s.cues) if (ambiguous.has(c)) throw new Error(`'${c}' is an ambiguous word and a cue of ${s.word}:${s.sense}: it cannot be both`);
+  const ambiguous = new Set(senses.map((x) => x.word));
+  for (const x of senses) for (const c of x.cues) if (ambiguous.has(c)) throw new Error(`'${c}' is an ambiguous word and a cue of ${x.word}:${x.sense}: it cannot be both`);
   const sentences = [];
   f.sentences.split("\n").forEach((line, i) => {
     if (!line.trim()) return;
@@ -137,12 +138,9 @@ function field(label, name, attrs = {}) {
   return { input, el: h("div", { class: "attnw-control attnw-field" }, [h("label", { for: id, class: "attnw-label", text: label }), input]) };
 }
 
-function render({ model, el }) {
-  const defaults = model.get("defaults"), limits = model.get("limits"), fillers = model.get("fillers");
-  const root = card("Train it yourself",
-    "Change the senses and their cue words (one sense a line: 'word sense: cue cue …'), add sentences of your own ('word:sense | sentence'), set the model and the training, then press Train. The page trains the model here, in float64, step for step as the book's Python does.");
-  root.classList.add("attnw-learned", "attnw-trainer");
-  const f = {
+// The fields of the data, the model and the training, and of the watched sentence.
+function buildFields() {
+  return {
     senses: field("senses and cue words", "senses", { rows: 4 }),
     sentences: field("your sentences", "sentences", { rows: 2, placeholder: "bank:river | we went by boat to the bank" }),
     n_train: field("training sentences", "n_train", { type: "text", inputmode: "numeric" }),
@@ -154,154 +152,208 @@ function render({ model, el }) {
     seed: field("seed", "seed", { type: "text", inputmode: "numeric" }),
     watch: field("watched sentence", "watch", { type: "text", class: "attnw-text" }),
   };
+}
+
+// The buttons, the progress, the message, the two curves, the watched row's panel, and the ask box with its answer.
+function buildParts() {
   const button = (name, text) => h("button", { type: "button", class: "attnw-button", "data-name": name, text });
-  const train = button("train", "Train"), stop = button("stop", "Stop"), cont = button("continue", "Continue"), reset = button("reset", "Reset");
-  const progress = h("progress", { "data-name": "progress", max: "1", value: "0", "aria-label": "training progress" });
-  const stepText = h("span", { class: "attnw-num", "data-name": "step", text: "–" });
-  const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
-  const lossChart = lineChart({ title: "training loss", name: "loss-curve" });
-  const accChart = lineChart({ title: "held-out accuracy", name: "accuracy-curve", ymax: 1 });
-  const rowHolder = h("figure", { class: "attnw-panel" });
-  const ask = field("ask the model you trained", "ask", { type: "text", class: "attnw-text" });
-  const answer = h("p", { class: "attnw-desc", "data-name": "answer", "aria-live": "polite" });
-  const askRow = h("figure", { class: "attnw-panel" });
-  root.append(
+  return {
+    train: button("train", "Train"), stop: button("stop", "Stop"), cont: button("continue", "Continue"), reset: button("reset", "Reset"),
+    progress: h("progress", { "data-name": "progress", max: "1", value: "0", "aria-label": "training progress" }),
+    stepText: h("span", { class: "attnw-num", "data-name": "step", text: "–" }),
+    message: h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" }),
+    lossChart: lineChart({ title: "training loss", name: "loss-curve" }),
+    accChart: lineChart({ title: "held-out accuracy", name: "accuracy-curve", ymax: 1 }),
+    rowHolder: h("figure", { class: "attnw-panel" }),
+    ask: field("ask the model you trained", "ask", { type: "text", class: "attnw-text" }),
+    answer: h("p", { class: "attnw-desc", "data-name": "answer", "aria-live": "polite" }),
+    askRow: h("figure", { class: "attnw-panel" }),
+  };
+}
+
+// The card's parts in order: the fields, the buttons, the message, the panels, the ask box and its answer.
+function layOut(v) {
+  const { f } = v;
+  v.root.append(
     h("div", { class: "attnw-controls attnw-grow" }, [f.senses.el, f.sentences.el]),
     h("div", { class: "attnw-controls" }, [f.n_train.el, f.n_test.el, f.d_model.el, f.lr.el, f.weight_decay.el, f.steps.el, f.seed.el]),
     h("div", { class: "attnw-controls attnw-grow" }, [f.watch.el]),
-    h("div", { class: "attnw-controls attnw-buttons" }, [train, stop, cont, reset, h("span", { class: "attnw-stat" }, [progress, " step ", stepText])]),
-    message,
-    h("div", { class: "attnw-panels" }, [h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "training loss" }), lossChart.el]),
-      h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "held-out accuracy" }), accChart.el]), rowHolder]),
-    h("div", { class: "attnw-controls attnw-grow" }, [ask.el]), answer, askRow,
+    h("div", { class: "attnw-controls attnw-buttons" }, [v.train, v.stop, v.cont, v.reset, h("span", { class: "attnw-stat" }, [v.progress, " step ", v.stepText])]),
+    v.message,
+    h("div", { class: "attnw-panels" }, [h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "training loss" }), v.lossChart.el]),
+      h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "held-out accuracy" }), v.accChart.el]), v.rowHolder]),
+    h("div", { class: "attnw-controls attnw-grow" }, [v.ask.el]), v.answer, v.askRow,
   );
-  el.append(root);
+}
 
-  let trainer = null, running = false, stopAsked = false, rowChart = null, worker = null;
-  const state = (name) => { root.dataset.state = name; stop.disabled = name !== "training"; cont.disabled = name !== "stopped"; ask.input.disabled = !trainer || trainer.losses.length === 0; };
-  // A message under the buttons: a problem (orange bar) or, with `note`, a plain report (blue bar).
-  const say = (text, note = false) => { message.textContent = text; message.hidden = !text; message.classList.toggle("attnw-note", note); };
-  const readFields = () => Object.fromEntries(Object.entries(f).filter(([k]) => k !== "ask").map(([k, x]) => [k, x.input.value]));
-  const writeFields = (values) => { for (const [k, v] of Object.entries(values)) if (f[k]) f[k].input.value = v; };
-  const store = () => { try { localStorage.setItem(STORE_KEY, JSON.stringify(readFields())); } catch (e) { /* storage off: nothing is kept */ } };
+// The widget's state (idle, training, stopped, done, diverged, error) and the buttons and ask box it allows.
+function setState(v, name) {
+  v.root.dataset.state = name;
+  v.stop.disabled = name !== "training";
+  v.cont.disabled = name !== "stopped";
+  v.ask.input.disabled = !v.trainer || v.trainer.losses.length === 0;
+}
 
-  function drawRun() {
-    const t = trainer;
-    const steps = t.settings.steps, done = trainerStep(t);
-    progress.max = steps;
-    progress.value = done;
-    stepText.textContent = `${done} of ${steps}`;
-    lossChart.update([{ label: "loss", values: t.losses }], steps);
-    accChart.update([{ label: "accuracy", values: t.accuracies }], steps);
-    const words = trainWords(t.settings.watch);
-    if (!rowChart) {
-      rowChart = barChart({ labels: words, title: `attention of '${words[t.watch.q]}'`, color: PALETTE.blue, name: "row" });
-      rowHolder.replaceChildren(h("figcaption", { text: `where '${words[t.watch.q]}' looks, now` }), rowChart.el);
-    }
-    if (t.rows.length) rowChart.update(t.rows[t.rows.length - 1]);
-    ask.input.disabled = t.losses.length === 0; // the box asks the weights of the last step drawn
+// A message under the buttons: a problem (orange bar) or, with `note`, a plain report (blue bar).
+function say(v, text, note = false) {
+  v.message.textContent = text;
+  v.message.hidden = !text;
+  v.message.classList.toggle("attnw-note", note);
+}
+
+// The fields as text, the ask box left out; writing sets the fields named in `values`; the store keeps them.
+function readFields(v) { return Object.fromEntries(Object.entries(v.f).filter(([k]) => k !== "ask").map(([k, x]) => [k, x.input.value])); }
+function writeFields(v, values) { for (const [k, x] of Object.entries(values)) if (v.f[k]) v.f[k].input.value = x; }
+function store(v) { try { localStorage.setItem(STORE_KEY, JSON.stringify(readFields(v))); } catch (e) { /* storage off: nothing is kept */ } }
+
+// The run so far: the progress, the two curves, and the watched sentence's latest attention row.
+function drawRun(v) {
+  const t = v.trainer;
+  const steps = t.settings.steps, done = trainerStep(t);
+  v.progress.max = steps;
+  v.progress.value = done;
+  v.stepText.textContent = `${done} of ${steps}`;
+  v.lossChart.update([{ label: "loss", values: t.losses }], steps);
+  v.accChart.update([{ label: "accuracy", values: t.accuracies }], steps);
+  const words = trainWords(t.settings.watch);
+  if (!v.rowChart) {
+    v.rowChart = barChart({ labels: words, title: `attention of '${words[t.watch.q]}'`, color: PALETTE.blue, name: "row" });
+    v.rowHolder.replaceChildren(h("figcaption", { text: `where '${words[t.watch.q]}' looks, now` }), v.rowChart.el);
   }
+  if (t.rows.length) v.rowChart.update(t.rows[t.rows.length - 1]);
+  v.ask.input.disabled = t.losses.length === 0; // the box asks the weights of the last step drawn
+}
 
-  function finish() {
-    running = false;
-    const t = trainer;
-    t.finishedAt = performance.now();
-    if (t.stopped) { say(`Stopped: ${t.stopped}.`); state("diverged"); }
-    else if (trainerStep(t) >= t.settings.steps) { say(`Done: ${t.settings.steps} steps, training loss ${fmt(t.losses[t.losses.length - 1], 4)}, held-out accuracy ${fmt(t.accuracies[t.accuracies.length - 1], 3)}.`, true); state("done"); }
-    else { say(`Stopped at step ${trainerStep(t)} of ${t.settings.steps}: press Continue to go on.`, true); state("stopped"); }
-    drawRun();
-    drawAnswer();
-    save(model, { result: { step: trainerStep(t), losses: t.losses, accuracies: t.accuracies, stopped: t.stopped } });
-  }
+// The end of a run (done, stopped or diverged): the message, the last drawing, the answer, the result saved.
+function finish(v) {
+  v.running = false;
+  const t = v.trainer;
+  t.finishedAt = performance.now();
+  if (t.stopped) { say(v, `Stopped: ${t.stopped}.`); setState(v, "diverged"); }
+  else if (trainerStep(t) >= t.settings.steps) { say(v, `Done: ${t.settings.steps} steps, training loss ${fmt(t.losses[t.losses.length - 1], 4)}, held-out accuracy ${fmt(t.accuracies[t.accuracies.length - 1], 3)}.`, true); setState(v, "done"); }
+  else { say(v, `Stopped at step ${trainerStep(t)} of ${t.settings.steps}: press Continue to go on.`, true); setState(v, "stopped"); }
+  drawRun(v);
+  drawAnswer(v);
+  save(v.model, { result: { step: trainerStep(t), losses: t.losses, accuracies: t.accuracies, stopped: t.stopped } });
+}
 
-  function slice() {
-    if (!running) return;
-    const begin = performance.now(), until = begin + SLICE_MS;
-    let more = true;
-    try {
-      while (more && !stopAsked && performance.now() < until) more = trainOneStep(trainer);
-    } catch (err) { say(`Training failed: ${err.message}`); running = false; state("error"); return; }
-    drawRun();
-    trainer.sliceMs.push(performance.now() - begin); // how long the page was busy, drawing included
-    if (!more || stopAsked) { finish(); return; }
-    setTimeout(slice, 0);
-  }
+// Without a worker: train for one slice of the page's time, draw, and go on after the page's other tasks.
+function slice(v) {
+  if (!v.running) return;
+  const begin = performance.now(), until = begin + SLICE_MS;
+  let more = true;
+  try {
+    while (more && !v.stopAsked && performance.now() < until) more = trainOneStep(v.trainer);
+  } catch (err) { say(v, `Training failed: ${err.message}`); v.running = false; setState(v, "error"); return; }
+  drawRun(v);
+  v.trainer.sliceMs.push(performance.now() - begin); // how long the page was busy, drawing included
+  if (!more || v.stopAsked) { finish(v); return; }
+  setTimeout(() => slice(v), 0);
+}
+// Train pressed: the fields read and checked, a new run, trained by a new worker (or in slices by the page).
+function start(v) {
+  let st;
+  try { st = parseFields(readFields(v), v.limits); v.trainer = createTrainer(st, v.fillers); v.trainer.sliceMs = []; v.trainer.startedAt = performance.now(); }
+  catch (err) { v.trainer = null; say(v, err.message); setState(v, "error"); v.rowHolder.replaceChildren(); return; }
+  save(v.model, { settings: st });
+  v.rowChart = null;
+  say(v, "");
+  v.stopAsked = false;
+  v.running = true;
+  setState(v, "training");
+  drawRun(v);
+  if (v.worker) v.worker.terminate();
+  v.worker = newWorker();
+  if (!v.worker) { setTimeout(() => slice(v), 0); return; }
+  v.trainer.worker = true;
+  const mine = v.worker;
+  v.worker.onmessage = (e) => { if (v.worker === mine) fromWorker(v, e.data); };
+  v.worker.onerror = (e) => { if (v.worker !== mine) return; e.preventDefault(); v.worker.terminate(); v.worker = null; v.running = false; say(v, `Training failed: ${e.message}`); setState(v, "error"); };
+  v.worker.postMessage({ type: "start", settings: st, fillers: v.fillers });
+}
 
-  function start() {
-    let st;
-    try { st = parseFields(readFields(), limits); trainer = createTrainer(st, fillers); trainer.sliceMs = []; trainer.startedAt = performance.now(); }
-    catch (err) { trainer = null; say(err.message); state("error"); rowHolder.replaceChildren(); return; }
-    save(model, { settings: st });
-    rowChart = null;
-    say("");
-    stopAsked = false;
-    running = true;
-    state("training");
-    drawRun();
-    if (worker) worker.terminate();
-    worker = newWorker();
-    if (!worker) { setTimeout(slice, 0); return; }
-    trainer.worker = true;
-    const mine = worker;
-    worker.onmessage = (e) => { if (worker === mine) fromWorker(e.data); };
-    worker.onerror = (e) => { if (worker !== mine) return; e.preventDefault(); worker.terminate(); worker = null; running = false; say(`Training failed: ${e.message}`); state("error"); };
-    worker.postMessage({ type: "start", settings: st, fillers });
-  }
+// A report of the worker: the run so far (a copy of its numbers), drawn; at the end, finish.
+function fromWorker(v, m) {
+  const begin = performance.now();
+  if (m.error) { v.running = false; say(v, `Training failed: ${m.error}`); setState(v, "error"); return; }
+  Object.assign(v.trainer, { losses: m.losses, accuracies: m.accuracies, rows: m.rows, stopped: m.stopped, weights: m.weights });
+  if (m.final) finish(v);
+  else drawRun(v);
+  v.trainer.sliceMs.push(performance.now() - begin); // how long the page was busy, drawing included
+}
 
-  // A report of the worker: the run so far (a copy of its numbers), drawn; at the end, finish.
-  function fromWorker(m) {
-    const begin = performance.now();
-    if (m.error) { running = false; say(`Training failed: ${m.error}`); state("error"); return; }
-    Object.assign(trainer, { losses: m.losses, accuracies: m.accuracies, rows: m.rows, stopped: m.stopped, weights: m.weights });
-    if (m.final) finish();
-    else drawRun();
-    trainer.sliceMs.push(performance.now() - begin); // how long the page was busy, drawing included
-  }
+// The trained model's answer for the sentence in the ask box: its sense and where its ambiguous word looks.
+function drawAnswer(v) {
+  const { trainer, answer, askRow, root } = v;
+  if (!trainer || trainer.losses.length === 0) { answer.textContent = "Train the model first, then ask it."; askRow.replaceChildren(); return; }
+  try {
+    const out = askTrained(trainer, v.ask.input.value);
+    answer.textContent = `predicted sense: ${out.sense} (p = ${fmt(Math.max(...out.probs), 3)}), after ${trainerStep(trainer)} steps`;
+    const chart = barChart({ labels: out.words, title: `attention of '${out.words[out.query]}'`, color: PALETTE.green, name: "ask-row" });
+    chart.update(out.row);
+    askRow.replaceChildren(h("figcaption", { text: `where '${out.words[out.query]}' looks` }), chart.el);
+    root.dataset.answer = JSON.stringify(out);
+  } catch (err) { answer.textContent = err.message; askRow.replaceChildren(); root.dataset.answer = JSON.stringify({ error: err.message }); }
+}
 
-  function drawAnswer() {
-    if (!trainer || trainer.losses.length === 0) { answer.textContent = "Train the model first, then ask it."; askRow.replaceChildren(); return; }
-    try {
-      const out = askTrained(trainer, ask.input.value);
-      answer.textContent = `predicted sense: ${out.sense} (p = ${fmt(Math.max(...out.probs), 3)}), after ${trainerStep(trainer)} steps`;
-      const chart = barChart({ labels: out.words, title: `attention of '${out.words[out.query]}'`, color: PALETTE.green, name: "ask-row" });
-      chart.update(out.row);
-      askRow.replaceChildren(h("figcaption", { text: `where '${out.words[out.query]}' looks` }), chart.el);
-      root.dataset.answer = JSON.stringify(out);
-    } catch (err) { answer.textContent = err.message; askRow.replaceChildren(); root.dataset.answer = JSON.stringify({ error: err.message }); }
-  }
+// Reset pressed: the run and the worker gone, the stored fields forgotten, the chapter's settings back.
+function resetAll(v) {
+  v.stopAsked = true; v.running = false; v.trainer = null; v.rowChart = null;
+  if (v.worker) { v.worker.terminate(); v.worker = null; }
+  try { localStorage.removeItem(STORE_KEY); } catch (e) { /* storage off */ }
+  writeFields(v, fieldsOf(v.defaults));
+  save(v.model, { settings: v.defaults });
+  v.rowHolder.replaceChildren(); v.askRow.replaceChildren(); v.answer.textContent = "";
+  say(v, "The chapter's settings are back. Press Train.", true);
+  setState(v, "idle");
+}
 
-  train.addEventListener("click", () => { if (!running) start(); });
-  stop.addEventListener("click", () => { stopAsked = true; if (worker) worker.postMessage({ type: "stop" }); });
-  cont.addEventListener("click", () => {
-    if (!trainer || running || trainer.stopped) return;
-    stopAsked = false; running = true; say(""); state("training");
-    if (worker) worker.postMessage({ type: "continue" });
-    else setTimeout(slice, 0);
+// The buttons train, stop, continue and reset; every field is stored as it is typed; the ask box asks.
+function wire(v) {
+  const { model, ask } = v;
+  v.train.addEventListener("click", () => { if (!v.running) start(v); });
+  v.stop.addEventListener("click", () => { v.stopAsked = true; if (v.worker) v.worker.postMessage({ type: "stop" }); });
+  v.cont.addEventListener("click", () => {
+    if (!v.trainer || v.running || v.trainer.stopped) return;
+    v.stopAsked = false; v.running = true; say(v, ""); setState(v, "training");
+    if (v.worker) v.worker.postMessage({ type: "continue" });
+    else setTimeout(() => slice(v), 0);
   });
-  reset.addEventListener("click", () => {
-    stopAsked = true; running = false; trainer = null; rowChart = null;
-    if (worker) { worker.terminate(); worker = null; }
-    try { localStorage.removeItem(STORE_KEY); } catch (e) { /* storage off */ }
-    writeFields(fieldsOf(defaults));
-    save(model, { settings: defaults });
-    rowHolder.replaceChildren(); askRow.replaceChildren(); answer.textContent = "";
-    say("The chapter's settings are back. Press Train.", true);
-    state("idle");
-  });
-  for (const x of Object.values(f)) x.input.addEventListener("input", store);
-  ask.input.addEventListener("input", () => { drawAnswer(); save(model, { ask: ask.input.value }); });
+  v.reset.addEventListener("click", () => resetAll(v));
+  for (const x of Object.values(v.f)) x.input.addEventListener("input", () => store(v));
+  ask.input.addEventListener("input", () => { drawAnswer(v); save(model, { ask: ask.input.value }); });
+}
 
+// The fields from the synced settings, then from the ones the reader left (localStorage); the ask box.
+function restoreFields(v) {
+  const { model, f } = v;
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(STORE_KEY) || "null"); } catch (e) { saved = null; }
-  writeFields(fieldsOf(model.get("settings")));
-  if (saved && typeof saved === "object") writeFields(Object.fromEntries(Object.entries(saved).filter(([k, v]) => f[k] && typeof v === "string")));
-  ask.input.value = model.get("ask") || "";
-  say("Press Train: the chapter's run, trained in this page.", true);
-  state("idle");
-  root.trainer = () => trainer; // read by the book's own checks of this page
-  const onSettings = () => { if (!running) { writeFields(fieldsOf(model.get("settings"))); store(); } };
+  writeFields(v, fieldsOf(model.get("settings")));
+  if (saved && typeof saved === "object") writeFields(v, Object.fromEntries(Object.entries(saved).filter(([k, x]) => f[k] && typeof x === "string")));
+  v.ask.input.value = model.get("ask") || "";
+}
+
+function render({ model, el }) {
+  const root = card("Train it yourself",
+    "Change the senses and their cue words (one sense a line: 'word sense: cue cue …'), add sentences of your own ('word:sense | sentence'), set the model and the training, then press Train. The page trains the model here, in float64, step for step as the book's Python does.");
+  root.classList.add("attnw-learned", "attnw-trainer");
+  // the view: the synced defaults and limits, the card and its parts, and the run (its trainer and worker)
+  const v = {
+    model, root, defaults: model.get("defaults"), limits: model.get("limits"), fillers: model.get("fillers"),
+    f: buildFields(), ...buildParts(),
+    trainer: null, running: false, stopAsked: false, rowChart: null, worker: null,
+  };
+  layOut(v);
+  el.append(root);
+  wire(v);
+  restoreFields(v);
+  say(v, "Press Train: the chapter's run, trained in this page.", true);
+  setState(v, "idle");
+  root.trainer = () => v.trainer; // read by the book's own checks of this page
+  const onSettings = () => { if (!v.running) { writeFields(v, fieldsOf(model.get("settings"))); store(v); } };
   model.on("change:settings", onSettings);
-  return () => { stopAsked = true; running = false; if (worker) worker.terminate(); model.off("change:settings", onSettings); };
+  return () => { v.stopAsked = true; v.running = false; if (v.worker) v.worker.terminate(); model.off("change:settings", onSettings); };
 }
 
 export default { render };

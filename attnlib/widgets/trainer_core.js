@@ -1,6 +1,8 @@
 // The training of "Train it yourself", line for line as attnlib/trainer.py computes it in float64:
 // the Mulberry32 corpus and initial weights, the forward pass read at the ambiguous word, the chapter's
 // hand-derived gradients, and Adam with decoupled weight decay. No DOM here: trainer.js draws it.
+// Shared helpers (from _dom.js and _common.js): 
+// (none, and none may be added: the page's Web Worker runs this file alone, without those two files)
 
 const TRAIN_MAX_LEN = 8, TRAIN_MIN_LEN = 4, HELD_OUT = 0.25, DIVERGED = 10, WEIGHT_STREAM = 0x9e3779b9;
 const ADAM_B1 = 0.9, ADAM_B2 = 0.999, ADAM_EPS = 1e-8;
@@ -49,7 +51,7 @@ function positionPairs(draw) {
 
 function sampleSentences(draw, count, pairs, senses, index, fillers) {
   const cued = [];
-  senses.forEach((s, i) => { if (s.cues.length) cued.push(i); });
+  senses.forEach((sense, i) => { if (sense.cues.length) cued.push(i); });
   const out = [];
   for (let r = 0; r < count; r++) {
     const [q, c] = pairs[Math.floor(draw() * pairs.length)];
@@ -69,18 +71,18 @@ function sampleSentences(draw, count, pairs, senses, index, fillers) {
 // attnlib.trainer.make_corpus (settings already checked by checkSettings).
 function makeCorpus(st, fillers) {
   const senses = st.senses;
-  const vocab = [...new Set([...senses.map((s) => s.word), ...senses.flatMap((s) => s.cues), ...fillers])];
-  const names = senses.map((s) => `${s.word}:${s.sense}`);
+  const vocab = [...new Set([...senses.map((x) => x.word), ...senses.flatMap((x) => x.cues), ...fillers])];
+  const names = senses.map((x) => `${x.word}:${x.sense}`);
   const index = new Map(vocab.map((w, i) => [w, i]));
-  const ambiguous = [...new Set(senses.map((s) => s.word))];
+  const ambiguous = [...new Set(senses.map((x) => x.word))];
   const own = st.sentences.map((r) => {
     if (!names.includes(r.sense)) throw new Error(`your sentence '${r.text}' has the sense '${r.sense}'; the senses are ${names.join(", ")}`);
     const e = encodeSentence(r.text, index, ambiguous, "your sentence");
     if (vocab[e.ids[e.q]] !== r.sense.split(":")[0]) throw new Error(`your sentence '${r.text}' is labelled ${r.sense} but its ambiguous word is '${vocab[e.ids[e.q]]}'`);
     return { ids: e.ids, q: e.q, y: names.indexOf(r.sense) };
   });
-  senses.forEach((s, i) => {
-    if (!s.cues.length && !own.some((o) => o.y === i)) throw new Error(`the sense ${names[i]} has no sentence: give it a cue word or a sentence of your own`);
+  senses.forEach((sense, i) => {
+    if (!sense.cues.length && !own.some((o) => o.y === i)) throw new Error(`the sense ${names[i]} has no sentence: give it a cue word or a sentence of your own`);
   });
   if (st.n_train === 0 && own.length === 0) throw new Error("the corpus is empty: ask for at least one training sentence or type one of your own");
   const draw = mulberry32(st.seed);
@@ -108,13 +110,13 @@ function initWeights(vocabSize, d, nSenses, seed) {
   return w;
 }
 
-// One sentence forward (attnlib.trainer.forward, one row of it). `s` is scratch space reused. q and
+// One sentence forward (attnlib.trainer.forward, one row of it). `buf` is scratch space reused. q and
 // u = W_K q depend only on the ambiguous word and its position, so within one step (fixed weights)
 // `cache` keeps them per (word, position): the same numbers, computed once.
-function forwardOne(w, d, S, sent, s, cache = null) {
+function forwardOne(w, d, S, sent, buf, cache = null) {
   const n = sent.ids.length, sq = Math.sqrt(d), ids = sent.ids;
   const E = w.embed, P = w.pos, WQ = w.w_q, WK = w.w_k, WV = w.w_v, WC = w.w_c, BC = w.b_c;
-  const x = s.x, q = s.q, u = s.u, a = s.a, xbar = s.xbar, c = s.c, logits = s.logits, probs = s.probs;
+  const x = buf.x, q = buf.q, u = buf.u, a = buf.a, xbar = buf.xbar, c = buf.c, logits = buf.logits, probs = buf.probs;
   for (let j = 0; j < n; j++) { const e = ids[j] * d, p = j * d; for (let i = 0; i < d; i++) x[p + i] = E[e + i] + P[p + i]; }
   const xq = sent.q * d, key = ids[sent.q] * TRAIN_MAX_LEN + sent.q;
   const hit = cache !== null ? cache.get(key) : undefined;
@@ -140,11 +142,11 @@ function forwardOne(w, d, S, sent, s, cache = null) {
 }
 
 // One sentence backward, adding its share of the gradient to `g` (attnlib.trainer.backward, one row).
-function backwardOne(w, d, S, N, sent, s, g) {
+function backwardOne(w, d, S, N, sent, buf, g) {
   const n = sent.ids.length, sq = Math.sqrt(d), xq = sent.q * d, ids = sent.ids;
   const WQ = w.w_q, WK = w.w_k, WV = w.w_v, WC = w.w_c;
-  const x = s.x, q = s.q, u = s.u, a = s.a, xbar = s.xbar, c = s.c, probs = s.probs;
-  const dl = s.dl, dc = s.dc, dxbar = s.dxbar, da = s.da, dz = s.dz, du = s.du, dq = s.dq;
+  const x = buf.x, q = buf.q, u = buf.u, a = buf.a, xbar = buf.xbar, c = buf.c, probs = buf.probs;
+  const dl = buf.dl, dc = buf.dc, dxbar = buf.dxbar, da = buf.da, dz = buf.dz, du = buf.du, dq = buf.dq;
   const gE = g.embed, gP = g.pos, gQ = g.w_q, gK = g.w_k, gV = g.w_v, gC = g.w_c, gB = g.b_c;
   for (let k = 0; k < S; k++) dl[k] = (k === sent.y ? probs[k] - 1 : probs[k]) / N;
   for (let k = 0; k < S; k++) gB[k] += dl[k];
@@ -191,11 +193,11 @@ function trainerStep(t) { return Math.max(t.losses.length - 1, 0); }
 
 // Loss and gradients on the training sentences, held-out accuracy, the watched row; false if diverged.
 function measure(t) {
-  const { weights: w, d, S, scratch: s, corpus } = t;
+  const { weights: w, d, S, scratch: buf, corpus } = t;
   const g = t.zeros(), N = corpus.train.length;
   const cache = new Map();
   let loss = 0;
-  for (const sent of corpus.train) { loss += forwardOne(w, d, S, sent, s, cache); backwardOne(w, d, S, N, sent, s, g); }
+  for (const sent of corpus.train) { loss += forwardOne(w, d, S, sent, buf, cache); backwardOne(w, d, S, N, sent, buf, g); }
   loss = loss / N;
   if (!Number.isFinite(loss) || (t.losses.length && loss > DIVERGED * t.losses[0])) {
     t.stopped = `the loss diverged at step ${t.losses.length} (${loss.toPrecision(3)}, from ${t.losses[0].toPrecision(3)} at step 0): the learning rate ${t.settings.lr} is too large. The weights of step ${t.losses.length - 1} are kept`;
@@ -204,14 +206,14 @@ function measure(t) {
   t.losses.push(loss);
   let right = 0;
   for (const sent of corpus.test) {
-    forwardOne(w, d, S, sent, s, cache);
+    forwardOne(w, d, S, sent, buf, cache);
     let best = 0;
-    for (let k = 1; k < S; k++) if (s.logits[k] > s.logits[best]) best = k;
+    for (let k = 1; k < S; k++) if (buf.logits[k] > buf.logits[best]) best = k;
     if (best === sent.y) right += 1;
   }
   t.accuracies.push(right / corpus.test.length);
-  forwardOne(w, d, S, t.watch, s);
-  t.rows.push(Array.from(s.a.subarray(0, t.watch.ids.length)));
+  forwardOne(w, d, S, t.watch, buf);
+  t.rows.push(Array.from(buf.a.subarray(0, t.watch.ids.length)));
   t.grads = g;
   return true;
 }
@@ -246,9 +248,9 @@ function trainOneStep(t) {
 // The trained model on a typed sentence: its words, the ambiguous word's row and the sense probabilities.
 function askTrained(t, text) {
   const e = encodeSentence(text, t.corpus.index, t.corpus.ambiguous, "the sentence");
-  const s = scratch(t.d, t.S);
-  forwardOne(t.weights, t.d, t.S, { ids: e.ids, q: e.q, y: 0 }, s);
+  const buf = scratch(t.d, t.S);
+  forwardOne(t.weights, t.d, t.S, { ids: e.ids, q: e.q, y: 0 }, buf);
   let best = 0;
-  for (let k = 1; k < t.S; k++) if (s.probs[k] > s.probs[best]) best = k;
-  return { words: e.ids.map((i) => t.corpus.vocab[i]), query: e.q, row: Array.from(s.a.subarray(0, e.ids.length)), probs: Array.from(s.probs), sense: t.corpus.names[best] };
+  for (let k = 1; k < t.S; k++) if (buf.probs[k] > buf.probs[best]) best = k;
+  return { words: e.ids.map((i) => t.corpus.vocab[i]), query: e.q, row: Array.from(buf.a.subarray(0, e.ids.length)), probs: Array.from(buf.probs), sense: t.corpus.names[best] };
 }
