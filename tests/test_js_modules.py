@@ -208,7 +208,7 @@ def header(src: str) -> list[str] | None:
     lines = src.splitlines()
     code_starts = next((i for i, line in enumerate(lines) if not line.startswith("//")), len(lines))
     m = HEADER.search("\n".join(lines[:code_starts]))
-    return None if m is None else [w.strip() for w in m.group(1).split(",") if w.strip()]
+    return None if m is None else [w.strip() for w in m.group(1).split(",") if w.strip() and w.strip() != "none"]
 
 
 def header_problem(src: str, helpers: list[str]) -> str | None:

@@ -1,7 +1,7 @@
 // The training of "Train it yourself", line for line as attnlib/trainer.py computes it in float64:
 // the Mulberry32 corpus and initial weights, the forward pass read at the ambiguous word, the chapter's
 // hand-derived gradients, and Adam with decoupled weight decay. No DOM here: trainer.js draws it.
-// Shared helpers (from _dom.js and _common.js): 
+// Shared helpers (from _dom.js and _common.js): none
 // (none, and none may be added: the page's Web Worker runs this file alone, without those two files)
 
 const TRAIN_MAX_LEN = 8, TRAIN_MIN_LEN = 4, HELD_OUT = 0.25, DIVERGED = 10, WEIGHT_STREAM = 0x9e3779b9;
