@@ -450,9 +450,12 @@ def mha_step_inputs(mha: Any, x_new: Any, cache: Any, key_mask: Any) -> torch.Te
         raise TypeError(f"the cache holds {cache.dtype} but the model computes in {x_new.dtype}: "
                         f"make it with KVCache(..., dtype={x_new.dtype})")
     require_finite(x_new, "x_new")
-    if key_mask is None:
-        return None
-    batch, length = x_new.shape[0], cache.length + x_new.shape[1]
+    return None if key_mask is None else require_key_mask(key_mask, x_new.shape[0], cache.length + x_new.shape[1])
+
+
+def require_key_mask(key_mask: Any, batch: int, length: int) -> torch.Tensor:
+    """A decoding step's ``key_mask``: ``(batch, length)`` over every position so far, boolean (True =
+    a real token) or floating (added to the scores)."""
     if not isinstance(key_mask, torch.Tensor) or not (key_mask.dtype == torch.bool or key_mask.is_floating_point()):
         got = key_mask.dtype if isinstance(key_mask, torch.Tensor) else type(key_mask).__name__
         raise TypeError(f"key_mask must be a boolean (True = real token) or floating torch.Tensor, got {got}")

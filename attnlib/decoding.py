@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import torch
 
-from ._validate import require_finite, require_positive_int
+from ._validate import require_finite, require_key_mask, require_positive_int
 from .modules import MultiHeadAttention
 
 
@@ -149,17 +149,6 @@ def mha_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache, *,
     return mha.step(x_new, cache, key_mask=key_mask)
 
 
-def _key_mask(key_mask: torch.Tensor, batch: int, length: int) -> torch.Tensor:
-    """``key_mask`` checked: ``(batch, length)``, boolean (True = real) or floating (additive)."""
-    if not isinstance(key_mask, torch.Tensor) or not (key_mask.dtype == torch.bool or key_mask.is_floating_point()):
-        got = key_mask.dtype if isinstance(key_mask, torch.Tensor) else type(key_mask).__name__
-        raise TypeError(f"key_mask must be a boolean (True = real token) or floating torch.Tensor, got {got}")
-    if tuple(key_mask.shape) != (batch, length):
-        raise ValueError(f"key_mask must cover every position so far, (batch, length) = ({batch}, {length}), "
-                         f"got {tuple(key_mask.shape)}")
-    return key_mask
-
-
 def generate_cached(mha: MultiHeadAttention, x: torch.Tensor, *, prompt: int = 1,
                     key_mask: torch.Tensor | None = None) -> torch.Tensor:
     """Outputs at every position of ``x`` ``(batch, n, d_in)``: the first ``prompt`` tokens in one
@@ -175,7 +164,7 @@ def generate_cached(mha: MultiHeadAttention, x: torch.Tensor, *, prompt: int = 1
     if prompt > n:
         raise ValueError(f"prompt must be at most n = {n}, got {prompt}")
     if key_mask is not None:
-        _key_mask(key_mask, x.shape[0], n)
+        require_key_mask(key_mask, x.shape[0], n)
     cache = KVCache(x.shape[0], mha.num_heads, mha.d_k, capacity=n, dtype=mha.W_k.weight.dtype)
     outs = []
     for start, stop in [(0, prompt), *((i, i + 1) for i in range(prompt, n))]:  # the prefill, then a token a step

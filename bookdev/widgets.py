@@ -105,6 +105,23 @@ def load_widget_page(page: Any, site_url: str, path: str) -> list[Widget]:
     return find_widgets(page)
 
 
+def the_one(widgets: list[Widget], kind: str, where: str) -> Widget:
+    """The one widget of class ``kind`` among ``widgets`` (of page ``where``), or a failure naming what is there."""
+    found = [w for w in widgets if w.kind == kind]
+    assert len(found) == 1, f"expected one {kind} on {where}, found {[w.kind for w in widgets]}"
+    return found[0]
+
+
+def phone_problems(page: Any, w: Widget) -> list[str]:
+    """The page at 390 x 844 CSS px with widget ``w`` in view: what is wrong with the card's width (it
+    overflows itself, or it is wider than the screen), or nothing."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate(f"() => {w.root}.scrollIntoView()")
+    own, card, screen = page.evaluate(f"() => [{w.root}.scrollWidth, {w.root}.clientWidth, document.documentElement.clientWidth]")
+    problems = [f"the card overflows its own width at 390 px: {own} > {card}"] if own > card + 1 else []
+    return problems + ([f"the card is wider than the 390 px screen: {card} > {screen}"] if card > screen else [])
+
+
 def number(text: str) -> float:
     """The number in a readout such as ``"0.873"``, ``"d_k = 64"`` or ``"-1.250"``."""
     m = re.search(r"-?\d+(?:\.\d+)?", text.replace("\u2212", "-"))

@@ -17,17 +17,11 @@ PAGE = "book/16_decoding.html"
 TOL = 0.5e-3 + 1e-9
 
 
-def _the_stepper(widgets: list[wd.Widget]) -> wd.Widget:
-    steppers = [w for w in widgets if w.kind == "DecodingStepper"]
-    assert len(steppers) == 1, f"expected one DecodingStepper on {PAGE}, found {[w.kind for w in widgets]}"
-    return steppers[0]
-
-
 @pytest.fixture()
 def stepper(offline_page, site_url):  # noqa: ANN001, ANN201
     """The chapter freshly loaded: the button test starts from the page's first render."""
     page, log = offline_page
-    return page, log, _the_stepper(wd.load_widget_page(page, site_url, PAGE))
+    return page, log, wd.the_one(wd.load_widget_page(page, site_url, PAGE), "DecodingStepper", PAGE)
 
 
 def _step_shown(w: wd.Widget) -> int:
@@ -67,12 +61,8 @@ def test_buttons_step_the_generation_with_mouse_and_keyboard(stepper) -> None:  
 @pytest.mark.parametrize("name", [PAGE])
 def test_card_fits_a_phone_screen(open_page, name: str) -> None:  # noqa: ANN001
     page, _ = open_page(name)
-    w = _the_stepper(wd.find_widgets(page))
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.evaluate(f"() => {w.root}.scrollIntoView()")
-    width = page.evaluate(f"() => [{w.root}.scrollWidth, {w.root}.clientWidth, document.documentElement.clientWidth]")
-    assert width[0] <= width[1] + 1, f"the card overflows its own width at 390 px: {width}"
-    assert width[1] <= width[2], f"the card is wider than the 390 px screen: {width}"
+    w = wd.the_one(wd.find_widgets(page), "DecodingStepper", PAGE)
+    assert wd.phone_problems(page, w) == []
 
 
 # Where each shown weight cell lies against the box that holds the table (which scrolls sideways

@@ -18,16 +18,10 @@ PAGE = "book/15_positions.html"
 FRAME_MS = 16.0
 
 
-def _the_widget(widgets: list[wd.Widget]) -> wd.Widget:
-    found = [w for w in widgets if w.kind == "RotaryPositions"]
-    assert len(found) == 1, f"expected one RotaryPositions on {PAGE}, found {[w.kind for w in widgets]}"
-    return found[0]
-
-
 @pytest.fixture()
 def rotary(offline_page, site_url):  # noqa: ANN001, ANN201
     page, log = offline_page
-    return page, log, _the_widget(wd.load_widget_page(page, site_url, PAGE))
+    return page, log, wd.the_one(wd.load_widget_page(page, site_url, PAGE), "RotaryPositions", PAGE)
 
 
 def _press(page, w: wd.Widget, name: str, key: str | None = None) -> None:  # noqa: ANN001
@@ -105,9 +99,5 @@ def test_a_redraw_takes_less_than_a_frame(rotary) -> None:  # noqa: ANN001
 
 def test_card_fits_a_phone_screen(open_page) -> None:  # noqa: ANN001
     page, _ = open_page(PAGE)
-    w = _the_widget(wd.find_widgets(page))
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.evaluate(f"() => {w.root}.scrollIntoView()")
-    width = page.evaluate(f"() => [{w.root}.scrollWidth, {w.root}.clientWidth, document.documentElement.clientWidth]")
-    assert width[0] <= width[1] + 1, f"the card overflows its own width at 390 px: {width}"
-    assert width[1] <= width[2], f"the card is wider than the 390 px screen: {width}"
+    w = wd.the_one(wd.find_widgets(page), "RotaryPositions", PAGE)
+    assert wd.phone_problems(page, w) == []
