@@ -141,7 +141,7 @@ def decode_step_flops(t: int, d_model: int, *, layers: int = 1, cached: bool = T
 def mha_step(mha: MultiHeadAttention, x_new: torch.Tensor, cache: KVCache, *,
              key_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """``mha.step(x_new, cache, key_mask=key_mask)``: one cached step of ``mha`` (see
-    :meth:`MultiHeadAttention.step`), the form the generation loops below call."""
+    :meth:`attnlib.modules.MultiHeadAttention.step`), the form the generation loops below call."""
     if not isinstance(mha, MultiHeadAttention):
         raise TypeError(f"mha must be an attnlib.MultiHeadAttention, got {type(mha).__name__}")
     if not isinstance(cache, KVCache):
