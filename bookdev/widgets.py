@@ -105,6 +105,10 @@ def load_widget_page(page: Any, site_url: str, path: str) -> list[Widget]:
     return find_widgets(page)
 
 
+#: A widget card's background and ink in each theme of the site (attnlib/widgets/widgets.css).
+CARD_COLOURS = {"light": ["rgb(255, 255, 255)", "rgb(34, 34, 34)"], "dark": ["rgb(29, 33, 39)", "rgb(232, 232, 232)"]}
+
+
 def the_one(widgets: list[Widget], kind: str, where: str) -> Widget:
     """The one widget of class ``kind`` among ``widgets`` (of page ``where``), or a failure naming what is there."""
     found = [w for w in widgets if w.kind == kind]

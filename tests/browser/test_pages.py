@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
+from bookdev import widgets as wd
 from bookdev.browser import SITE
 from bookdev.site import AXE, PAGES, PHONE, THEMES, WIDGET_PAGES, PageReading, read_page
 from tools import page_weight as pw
@@ -22,8 +23,7 @@ REDIRECTS = {p for p in PAGES if 'http-equiv="refresh"' in (SITE / p).read_text(
 # Pages whose captions the contrast check must find (figures, and widget panels with captions).
 CAPTIONED = ("book/10_playground.html", "book/14_multihead_causal.html")
 # The card every widget draws, in every theme: white, with dark ink.
-#: A widget card's background and ink in each theme (attnlib/widgets/widgets.css).
-WIDGET_CARD = {"light": ["rgb(255, 255, 255)", "rgb(34, 34, 34)"], "dark": ["rgb(29, 33, 39)", "rgb(232, 232, 232)"]}
+WIDGET_CARD = wd.CARD_COLOURS
 
 
 def _axe_summary(violations: list[dict]) -> str:

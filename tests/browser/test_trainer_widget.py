@@ -14,6 +14,7 @@ import pytest
 from attnlib import trainer
 from bookdev import browser as bb
 from bookdev import trainer_driver as td
+from bookdev import widgets as wd
 
 pytestmark = pytest.mark.browser
 
@@ -218,4 +219,4 @@ def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
           return [b.left, b.right, r.scrollWidth, r.clientWidth, getComputedStyle(r).backgroundColor]; }}""")
         assert left >= 0 and right <= 390, f"{theme}: the widget spans {left}..{right} px on a 390 px screen"
         assert scroll_w <= client_w + 1, f"{theme}: the widget overflows its card: {scroll_w} > {client_w}"
-        assert bg == "rgb(255, 255, 255)", f"{theme}: the card is not the opaque white card: {bg}"
+        assert bg == wd.CARD_COLOURS[theme][0], f"{theme}: the card is not the theme's opaque card: {bg}"
