@@ -18,6 +18,8 @@ from . import learning_driver as ld
 pytestmark = pytest.mark.browser
 
 PAGE = "book/18_learning.html"
+#: float32 weights trained on two CPUs agree to this (tests/nbval_report.py STATE_ATOL, the stored state's tolerance).
+STATE_ATOL = 1e-4
 
 
 def _open(page, site_url: str):  # noqa: ANN001, ANN202
@@ -42,19 +44,23 @@ def ask(browser, site_url):  # noqa: ANN001, ANN201
 
 
 def test_in_page_weights_equal_attnlib(ask) -> None:  # noqa: ANN001
+    """The page holds the chapter's trained weights: this machine's retraining agrees with them to the
+    tolerance of another CPU's float32 training (STATE_ATOL; an AVX2 machine ends up to 4e-6 away)."""
     _, _, found = ask
     _, run = ld.chapter_run()
     python = run.checkpoint(-1).state
     page = found["AskModel"].state["weights"]
     assert set(page) == set(learning.check_state(python))
     for name, value in learning.check_state(python).items():
-        np.testing.assert_allclose(np.asarray(page[name]), value, atol=1e-6, rtol=0, err_msg=name)
+        np.testing.assert_allclose(np.asarray(page[name]), value, atol=STATE_ATOL, rtol=0, err_msg=name)
 
 
 def test_in_page_predictions_equal_attnlib(ask) -> None:  # noqa: ANN001
+    """What the page computes equals attnlib's predict_np on the page's own stored weights, to 1e-6,
+    whatever CPU trained them."""
     page, log, found = ask
-    corpus, run = ld.chapter_run()
-    state = run.checkpoint(-1).state
+    corpus, _ = ld.chapter_run()
+    state = found["AskModel"].state["weights"]
     sentences = [" ".join(corpus.test.words(i)) for i in range(50)]
     sentences += ["We sat on the BANK, by the river.", "bat", "the cricket bat", "a bank with fish and money"]
     w = found["AskModel"]
