@@ -1,10 +1,13 @@
 """attnlib: the attention code behind the book "Attention, step by step".
 
-Core modules (softmax, attention, masks, modules) import only torch and NumPy. Plotting lives in
-``attnlib.plots`` / ``attnlib.style`` and widgets in ``attnlib.widgets``; import them explicitly.
+The package is the reusable core: softmax, masks, attention (and its NumPy twin), modules, chunked,
+positions, decoding, transformer and generation. Core modules import only torch and NumPy.
+The chapters' companions (data sets, experiments, the documents' inputs) live in
+``attnlib.companions``; plotting in ``attnlib.plots`` / ``attnlib.style`` and widgets in
+``attnlib.widgets``. Import them explicitly; the core never imports them.
 """
 
-from . import chunked, cost, decoding, examples, heads, positions, recurrence, report, scaling, scratch, text
+from . import chunked, decoding, positions
 from .attention import scaled_dot_product_attention
 from .attention_np import scaled_dot_product_attention_np
 from .chunked import chunked_attention
@@ -22,19 +25,11 @@ __all__ = [
     "causal_mask",
     "chunked",
     "chunked_attention",
-    "cost",
     "decoding",
-    "examples",
-    "heads",
     "naive_softmax",
     "padding_mask",
     "positions",
-    "recurrence",
-    "report",
     "scaled_dot_product_attention",
     "scaled_dot_product_attention_np",
-    "scaling",
-    "scratch",
     "softmax",
-    "text",
 ]

@@ -122,7 +122,7 @@ def make_generator(seed: Any, *streams: int) -> np.random.Generator:
 
     An ``int`` seed is combined with ``streams`` (e.g. the dimension), so a draw depends only on
     ``(seed, *streams)`` and never on what was drawn before it. ``make_generator(s)`` equals
-    ``np.random.default_rng(s)``. Used by ``attnlib.scaling`` and ``attnlib.scratch``.
+    ``np.random.default_rng(s)``. Used by ``attnlib.companions.scaling`` and ``attnlib.companions.scratch``.
     """
     if isinstance(seed, np.random.Generator):
         return seed

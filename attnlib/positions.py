@@ -9,7 +9,7 @@ queries and keys.
   features ``(2i, 2i + 1)`` (the paper); ``"halves"`` pairs ``(i, i + d/2)`` (GPT-NeoX, LLaMA).
 
 ``MultiHeadAttention(rope=True)`` applies ``apply_rope`` to every head's queries and keys;
-``attnlib.order`` holds the chapter's measured comparison of the schemes.
+``attnlib.companions.order`` holds the chapter's measured comparison of the schemes.
 
 Chapter: "Where words are: positions" (book/15_positions.ipynb).
 """

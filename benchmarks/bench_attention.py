@@ -24,8 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from attnlib import cost
 from attnlib.chunked import DEFAULT_BLOCK_SIZE, LOG2E
+from attnlib.companions import cost
 from benchmarks._common import publish, say
 
 IMPLS = ("sdpa", "readable", "chunked")

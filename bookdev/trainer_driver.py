@@ -1,6 +1,6 @@
 """Drive the "Train it yourself" widget of "Attention that learns" on a built page as a reader does
 (fill the fields, press Train, Stop, Continue, Reset) and read what the page trained (its losses,
-held-out accuracies, attention rows and weights), to compare with ``attnlib.trainer``.
+held-out accuracies, attention rows and weights), to compare with ``attnlib.companions.trainer``.
 Used by tests/browser/test_trainer_widget.py and benchmarks/bench_trainer.py.
 """
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlib import trainer
+from attnlib.companions import trainer
 from bookdev import widgets as wd
 
 PAGE = "book/18_learning.html"
@@ -120,7 +120,7 @@ def fields(w: wd.Widget) -> dict[str, str]:
 
 def check_trainer(w: wd.Widget) -> None:
     """The shared check of every widget page: the page opens idle with the chapter's settings, and a small
-    run trained in it equals ``attnlib.trainer``'s (the full comparison is test_trainer_widget.py)."""
+    run trained in it equals ``attnlib.companions.trainer``'s (the full comparison is test_trainer_widget.py)."""
     assert state(w) == "idle" and fields(w) == fields_of(w.state["settings"]), fields(w)
     small = {"n_train": 100, "n_test": 50, "steps": 10, "seed": 4}
     compare(train(w, small), trainer.train(small), "a small run")

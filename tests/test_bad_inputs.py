@@ -7,7 +7,8 @@ import pytest
 import torch
 
 import attnlib
-from attnlib import decoding, order, plots, positions, recurrence, report, scaling, scratch, text
+from attnlib import decoding, plots, positions
+from attnlib.companions import order, recurrence, report, scaling, scratch, text
 from attnlib.widgets import (
     DecodingStepper,
     DotProductSpread,
@@ -168,7 +169,7 @@ CASES = [
     ("chunked block_size float", lambda: attnlib.chunked_attention(q3, k3, v3, block_size=2.5), TypeError, "float"),
     ("chunked causal string", lambda: attnlib.chunked_attention(q3, k3, v3, causal="yes"), TypeError, "str"),
     ("chunked d_k mismatch", lambda: attnlib.chunked_attention(q3, torch.randn(2, 5, 3), v3), ValueError, "(2, 5, 3)"),
-    ("matrix bytes n float", lambda: attnlib.cost.score_matrix_bytes(1, 1, 2.5), TypeError, "float"),
+    ("matrix bytes n float", lambda: attnlib.companions.cost.score_matrix_bytes(1, 1, 2.5), TypeError, "float"),
     # widgets (Python side)
     ("widget temperature zero", lambda: TemperatureSlider([1.0, 2.0], temperature=0), ValueError, "0.0"),
     ("widget scores NaN", lambda: TemperatureSlider([1.0, float("nan")]), ValueError, "NaN"),
@@ -193,12 +194,7 @@ CASES = [
 
 
 # --- "Attention that learns" (issue 18): gradients, the trained sense model, the lookup task ------------
-from attnlib import (  # noqa: E402
-    grads,
-    learning,
-    lookup,
-    trainer,  # noqa: E402
-)
+from attnlib.companions import grads, learning, lookup, trainer  # noqa: E402
 from attnlib.widgets import AskModel, TrainingReplay, TrainItYourself  # noqa: E402
 
 _X, _P, _T = grads.random_layer(seed=0)

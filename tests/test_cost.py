@@ -1,4 +1,4 @@
-"""attnlib.cost: exact byte and FLOP counts, a peak-memory probe that sees torch's allocations, and
+"""attnlib.companions.cost: exact byte and FLOP counts, a peak-memory probe that sees torch's allocations, and
 the log-log growth plot of "Attention at scale"."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
-from attnlib import cost, plots  # noqa: E402
+from attnlib import plots  # noqa: E402
+from attnlib.companions import cost  # noqa: E402
 
 
 def test_score_matrix_bytes_counts_every_entry() -> None:

@@ -7,7 +7,8 @@ import pytest
 import torch
 
 import attnlib
-from attnlib import cost, decoding
+from attnlib import decoding
+from attnlib.companions import cost
 
 
 def _module(seed=0, d=16, h=4):

@@ -1,4 +1,4 @@
-"""Hand-derived gradients of one attention layer (attnlib.grads) against torch autograd and central
+"""Hand-derived gradients of one attention layer (attnlib.companions.grads) against torch autograd and central
 finite differences, for several seeded layers and shapes."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnlib import grads
+from attnlib.companions import grads
 
 
 @pytest.mark.parametrize(("seed", "shape"), [(0, (5, 4, 3, 3, 2)), (1, (6, 3, 2, 4, 3)), (2, (3, 5, 4, 2, 4))])

@@ -44,6 +44,36 @@ def test_core_imports_no_plotting_or_widgets() -> None:
     assert res.stdout.strip() == "", f"core modules import {res.stdout.strip()}"
 
 
+COMPANIONS = [f"attnlib.companions.{p.stem}" for p in sorted((ROOT / "attnlib" / "companions").glob("*.py"))
+              if p.stem != "__init__"]
+
+
+def test_the_core_never_imports_the_companions() -> None:
+    """The reusable core stands alone: importing every core module loads no chapter companion, and no
+    core file names one."""
+    code = ("import importlib, sys\n"
+            f"for m in {CORE!r}: importlib.import_module(m)\n"
+            "print(','.join(sorted(m for m in sys.modules if m.startswith('attnlib.companions'))))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "", f"core modules import companions: {res.stdout.strip()}"
+    for path in sorted((ROOT / "attnlib").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "companions" not in "".join(line for line in text.splitlines(True)
+                                           if line.lstrip().startswith(("import ", "from "))), path.name
+
+
+def test_the_companions_build_on_the_core() -> None:
+    # the check above could pass vacuously if the companions were empty or did not use the core
+    assert {"attnlib.companions.examples", "attnlib.companions.learning", "attnlib.companions.lm"} <= set(COMPANIONS)
+    from_core = set()
+    for path in (ROOT / "attnlib" / "companions").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 2 and node.module:
+                from_core.add(f"attnlib.{node.module}")
+    assert {"attnlib.modules", "attnlib.transformer", "attnlib.softmax"} <= from_core <= set(CORE), from_core
+
+
 def test_viz_does_import_matplotlib() -> None:
     # the check above could pass vacuously if nothing were importable; the viz layer must see matplotlib
     res = subprocess.run([sys.executable, "-c", "import attnlib.plots, sys; print('matplotlib' in sys.modules)"],
@@ -144,7 +174,8 @@ def test_no_site_extension_shadows_a_package() -> None:
 
 
 def test_the_core_list_is_derived_from_the_tree() -> None:
-    assert {"attnlib.decoding", "attnlib.grads", "attnlib.learning", "attnlib.lookup", "attnlib.report",
-            "attnlib._validate", "attnlib.softmax"} <= set(CORE)
+    assert {"attnlib.decoding", "attnlib.generation", "attnlib.transformer", "attnlib._validate",
+            "attnlib.softmax"} <= set(CORE)
+    assert not any(m.startswith("attnlib.companions") for m in CORE)
     assert not any(m.startswith(("attnlib.plots", "attnlib.style", "attnlib.widgets")) for m in CORE)
     assert len(CORE) == 1 + len([p for p in (ROOT / "attnlib").glob("*.py") if p.stem != "__init__"]) - len(NOT_CORE)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from attnlib import learning, lookup
+from attnlib.companions import learning, lookup
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +160,7 @@ def test_adam_step_matches_torch_adamw() -> None:
 
 
 def test_pair_lookup_needs_two_heads_and_two_heads_split_it() -> None:
-    from attnlib import heads
+    from attnlib.companions import heads
 
     train, test = heads.make_pair_data(1000, 300, seed=1)
     assert torch.equal(test.labels[:, 0], test.values[torch.arange(300), test.asked[:, 0]])
@@ -174,7 +174,7 @@ def test_pair_lookup_needs_two_heads_and_two_heads_split_it() -> None:
 
 
 def test_new_functions_reject_bad_input() -> None:
-    from attnlib import heads
+    from attnlib.companions import heads
 
     with pytest.raises(TypeError, match="sequence of words"):
         learning.outside_training("the bank", 1)

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attnlib
-from attnlib import examples, heads, plots
+from attnlib import plots
+from attnlib.companions import examples, heads
 from attnlib.masks import masked_fill_softmax
 
 

@@ -17,7 +17,8 @@ from matplotlib.collections import PathCollection  # noqa: E402
 
 import attnlib  # noqa: E402
 from attnbook.compare import compare_row, document_tensor, format_rows, side_by_side  # noqa: E402
-from attnlib import examples, plots  # noqa: E402
+from attnlib import plots  # noqa: E402
+from attnlib.companions import examples  # noqa: E402
 
 KEYS = dict(zip(examples.IT_WORDS, examples.IT_KEYS))
 VALUES = dict(zip(examples.IT_WORDS, examples.IT_VALUES))

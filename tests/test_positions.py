@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attnlib
-from attnlib import decoding, order
+from attnlib import decoding
+from attnlib.companions import order
 from attnlib.positions import apply_rope, frequencies, sinusoidal_table
 
 

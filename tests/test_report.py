@@ -1,4 +1,4 @@
-"""attnlib.report: the printing helpers of the chapters."""
+"""attnlib.companions.report: the printing helpers of the chapters."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from attnlib.report import max_diff, show_shape
+from attnlib.companions.report import max_diff, show_shape
 
 
 def test_max_diff_rounds_the_largest_absolute_difference() -> None:

@@ -1,4 +1,4 @@
-"""attnlib.scaling: the variance experiments are seeded and agree with the theory, and the softmax
+"""attnlib.companions.scaling: the variance experiments are seeded and agree with the theory, and the softmax
 Jacobian is the one torch.autograd computes."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import attnlib
-from attnlib import scaling
+from attnlib.companions import scaling
 
 matplotlib.use("Agg")
 

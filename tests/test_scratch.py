@@ -1,4 +1,4 @@
-"""attnlib.scratch: the NumPy pipeline of document 003 and the recurrence of document 004, Part 3.
+"""attnlib.companions.scratch: the NumPy pipeline of document 003 and the recurrence of document 004, Part 3.
 
 The manual gradient into W_V is checked against torch autograd (the chapter's gradient check)."""
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 
 import attnlib
-from attnlib import examples, recurrence, scratch
+from attnlib.companions import examples, recurrence, scratch
 
 matplotlib.use("Agg")
 

@@ -8,7 +8,8 @@ import inspect
 import pytest
 
 from attnbook.source import Source, show_source
-from attnlib import decoding, learning
+from attnlib import decoding
+from attnlib.companions import learning
 
 
 def test_shows_the_library_source_as_markdown_and_plain_text() -> None:
@@ -22,7 +23,7 @@ def test_shows_the_library_source_as_markdown_and_plain_text() -> None:
 
 def test_several_objects_and_no_docstring() -> None:
     shown = show_source(learning.adam_step, learning.SenseModel, docstring=False)
-    assert [name for name, _ in shown.blocks] == ["attnlib.learning.adam_step", "attnlib.learning.SenseModel"]
+    assert [name for name, _ in shown.blocks] == ["attnlib.companions.learning.adam_step", "attnlib.companions.learning.SenseModel"]
     code = shown.blocks[0][1]
     assert learning.adam_step.__doc__.split()[0] not in code.split("\n")[2] and "def adam_step(" in code
     assert "ADAM_EPS" in code

@@ -1,4 +1,4 @@
-"""attnlib.text and the word-chapter example data: the properties the chapters "Words to numbers",
+"""attnlib.companions.text and the word-chapter example data: the properties the chapters "Words to numbers",
 "Context changes meaning" and "Queries, keys and values" rely on."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import attnlib
-from attnlib import examples, text
+from attnlib.companions import examples, text
 
 WORDS = st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), min_size=1, max_size=12)
 

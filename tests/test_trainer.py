@@ -1,4 +1,4 @@
-"""The float64 trainer of "Train it yourself" (attnlib.trainer): its hand-derived gradients equal torch
+"""The float64 trainer of "Train it yourself" (attnlib.companions.trainer): its hand-derived gradients equal torch
 autograd on random models and corpora, the corpus keeps its promises, training is reproducible, bad
 settings get a message naming the value, a diverging run stops with its last finite weights, and the
 trainer run on the chapter's own corpus and initial weights follows the chapter's (float32) run."""
@@ -11,7 +11,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attnlib import learning, trainer
+from attnlib.companions import learning, trainer
 
 
 def _autograd(w: dict[str, np.ndarray], batch: dict[str, np.ndarray]) -> tuple[float, dict[str, np.ndarray]]:

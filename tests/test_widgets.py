@@ -17,8 +17,8 @@ import pytest
 import torch
 
 import attnlib
-from attnlib import examples
-from attnlib.scaling import dot_excess_kurtosis, entropy, sample_variance_se
+from attnlib.companions import examples
+from attnlib.companions.scaling import dot_excess_kurtosis, entropy, sample_variance_se
 from attnlib.widgets import DotProductSpread, GeometricAttention, SoftmaxSharpening, TemperatureSlider
 from attnlib.widgets import slider_math as wm
 
@@ -266,8 +266,8 @@ def test_es_modules_ship_as_package_data_and_are_self_contained() -> None:
         assert "import " not in esm and "http" not in esm.replace("http://www.w3.org/2000/svg", "")
 
 
-# --- "Train it yourself" (chapter 18): the page's trainer against attnlib.trainer, without a browser --------
-from attnlib import learning, trainer  # noqa: E402
+# --- "Train it yourself" (chapter 18): the page's trainer against attnlib.companions.trainer, without a browser --------
+from attnlib.companions import learning, trainer  # noqa: E402
 from attnlib.widgets import TrainItYourself  # noqa: E402
 
 _TRAIN_IN_NODE = """
@@ -287,7 +287,7 @@ console.log(JSON.stringify({ losses: t.losses, accuracies: t.accuracies, rows: t
 ])
 def test_trainer_core_js_trains_what_attnlib_trainer_trains(settings: dict) -> None:
     """trainer_core.js (the page's training) run by Node: the same losses, accuracies, rows and weights as
-    attnlib.trainer (the browser itself is compared on the built page, 22 cases, in the browser checks)."""
+    attnlib.companions.trainer (the browser itself is compared on the built page, 22 cases, in the browser checks)."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     script = (WIDGETS_DIR / "trainer_core.js").read_text(encoding="utf-8") + _TRAIN_IN_NODE

@@ -12,8 +12,8 @@ import pytest
 import torch
 
 from attnlib import generation as gen
-from attnlib import lm
-from attnlib import stories as st
+from attnlib.companions import lm
+from attnlib.companions import stories as st
 from attnlib.transformer import TinyLM, TransformerBlock
 
 

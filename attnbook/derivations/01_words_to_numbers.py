@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attnlib import examples, text
+from attnlib.companions import examples, text
 
 from ..evidence import Finding
 from ._registry import Value, derives

@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 import attnlib
-from attnlib import examples, text
+from attnlib.companions import examples, text
 
 from ..evidence import Finding, MadeUp
 from ._registry import Value, derives

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from attnlib import examples
+from attnlib.companions import examples
 
 from ._registry import Value, derives
 

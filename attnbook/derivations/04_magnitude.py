@@ -6,7 +6,7 @@ import math
 
 import torch
 
-from attnlib import examples
+from attnlib.companions import examples
 
 from ..evidence import Finding
 from ._registry import Value, derives

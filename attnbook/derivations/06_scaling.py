@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 import attnlib
-from attnlib import scaling
+from attnlib.companions import scaling
 
 from ..evidence import Finding, MadeUp
 from ._registry import Value, derives

@@ -9,7 +9,7 @@ import numpy as np
 import torch
 
 import attnlib
-from attnlib import examples
+from attnlib.companions import examples
 
 from ..evidence import Exact, Route
 from ._registry import Value, derives

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import attnlib
-from attnlib import examples
+from attnlib.companions import examples
 
 from ._registry import Value, derives
 

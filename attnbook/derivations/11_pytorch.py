@@ -7,7 +7,8 @@ import math
 import torch
 
 import attnlib
-from attnlib import examples, masks
+from attnlib import masks
+from attnlib.companions import examples
 
 from ..evidence import Finding
 from ._registry import Value, derives

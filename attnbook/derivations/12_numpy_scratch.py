@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnlib import examples, scratch
+from attnlib.companions import examples, scratch
 
 from ..evidence import Finding
 from ._registry import Value, derives

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attnlib import examples, recurrence
+from attnlib.companions import examples, recurrence
 
 from ..evidence import Finding, MadeUp
 from ._registry import Value, derives

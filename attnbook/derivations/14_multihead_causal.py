@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from attnlib import examples, heads
+from attnlib.companions import examples, heads
 
 from ..evidence import MadeUp
 from ._registry import Value, derives

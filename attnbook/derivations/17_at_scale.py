@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attnlib import cost, recurrence
+from attnlib.companions import cost, recurrence
 
 from ..evidence import Finding
 from ._registry import Value, derives

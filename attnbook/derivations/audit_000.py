@@ -7,7 +7,7 @@ import math
 import numpy as np
 import torch
 
-from attnlib import examples, scaling
+from attnlib.companions import examples, scaling
 
 from ..evidence import Exact, Route
 from ._registry import Value, derives

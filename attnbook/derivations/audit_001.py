@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 import attnlib
-from attnlib import examples, scaling, text
+from attnlib.companions import examples, scaling, text
 
 from ..evidence import MadeUp
 from ._registry import Value, derives

@@ -6,7 +6,7 @@ import numpy as np
 import torch
 
 import attnlib
-from attnlib import examples, heads
+from attnlib.companions import examples, heads
 
 from ..evidence import Exact, Route
 from ._registry import Value, derives

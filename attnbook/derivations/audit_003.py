@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnlib import scaling
+from attnlib.companions import scaling
 
 from ._registry import Value, derives
 

@@ -7,7 +7,7 @@ import math
 import torch
 
 import attnlib
-from attnlib import examples, recurrence
+from attnlib.companions import examples, recurrence
 
 from ..evidence import MadeUp
 from ._registry import Value, derives

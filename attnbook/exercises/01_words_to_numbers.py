@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnlib import examples, text
+from attnlib.companions import examples, text
 
 from ._registry import ChapterCode, Numbers
 

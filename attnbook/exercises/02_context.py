@@ -11,7 +11,7 @@ import numpy as np
 import torch
 
 import attnlib
-from attnlib import examples
+from attnlib.companions import examples
 
 from ._helpers import arr, randn
 from ._registry import ChapterCode, Numbers

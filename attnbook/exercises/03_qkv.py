@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from attnlib import examples
+from attnlib.companions import examples
 
 from ._helpers import randn
 from ._registry import ChapterCode

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import torch
 
-from attnlib import examples
+from attnlib.companions import examples
 
 from ._helpers import randn
 from ._registry import ChapterCode, Numbers

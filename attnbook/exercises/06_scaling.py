@@ -12,7 +12,7 @@ import math
 import numpy as np
 import torch
 
-from attnlib import scaling
+from attnlib.companions import scaling
 
 from ._registry import ChapterCode
 

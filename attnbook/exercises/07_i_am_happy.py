@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 import attnlib
-from attnlib import examples
+from attnlib.companions import examples
 
 from ._helpers import randn
 from ._registry import ChapterCode, Numbers, Rows

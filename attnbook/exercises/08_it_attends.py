@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 import attnlib
-from attnlib import examples
+from attnlib.companions import examples
 
 from ._format import fmt
 from ._registry import ChapterCode, Numbers

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 import attnlib
-from attnlib import scratch
+from attnlib.companions import scratch
 
 from ._registry import ChapterCode, Numbers
 

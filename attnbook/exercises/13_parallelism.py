@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from attnlib import cost, examples, recurrence, text
+from attnlib.companions import cost, examples, recurrence, text
 
 from ._registry import ChapterCode
 

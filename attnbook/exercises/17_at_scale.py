@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from attnlib import cost
 from attnlib.chunked import online_softmax_update
+from attnlib.companions import cost
 
 from ._helpers import randn
 from ._registry import ChapterCode, Numbers

@@ -13,8 +13,9 @@ import math
 import numpy as np
 import torch
 
-from attnlib import learning, softmax, trainer
-from attnlib.scaling import softmax_jacobian
+from attnlib import softmax
+from attnlib.companions import learning, trainer
+from attnlib.companions.scaling import softmax_jacobian
 
 from ._helpers import randn
 from ._registry import ChapterCode, Numbers
@@ -129,7 +130,7 @@ code.values(
 )
 
 
-# --- 18.6 to 18.8: "Train it yourself" (attnlib.trainer, the recipe the page repeats) -----------------------
+# --- 18.6 to 18.8: "Train it yourself" (attnlib.companions.trainer, the recipe the page repeats) -----------------------
 @functools.cache
 def _coins_run() -> dict[str, float]:
     """The chapter's settings with "coins" a cue of both bank senses: attention to the cue and accuracy on

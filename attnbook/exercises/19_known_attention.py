@@ -12,7 +12,7 @@ import math
 import numpy as np
 import torch
 
-from attnlib import lookup
+from attnlib.companions import lookup
 
 from ._registry import ChapterCode, Numbers
 

@@ -3,7 +3,7 @@
 // shows the ambiguous word's attention row and the predicted sense. A sentence outside the training
 // pattern (no cue word, cue words of two senses, or a cue of the other ambiguous word) gets a caution
 // that its answer means nothing, instead of a confident answer.
-// Python reference: attnlib.learning.encode, predict_np and outside_training (same words, same
+// Python reference: attnlib.companions.learning.encode, predict_np and outside_training (same words, same
 // messages, same numbers).
 // Shared helpers (from _dom.js and _common.js): h, PALETTE, quotedWords, softmax, maxOf, nextId, card, stat, barChart, redrawOn, save
 
@@ -28,7 +28,7 @@ function dot(a, b) {
   return t;
 }
 
-// The words of `text` checked like attnlib.learning.encode: { words, ids, query } or { error }.
+// The words of `text` checked like attnlib.companions.learning.encode: { words, ids, query } or { error }.
 function encode(text, m) {
   const words = wordsOf(text);
   if (words.length === 0) return { error: `the sentence is empty: give 1 to ${m.max_len} words, one of them ${m.ambiguous.map((w) => `'${w}'`).join(" or ")}` };
@@ -41,7 +41,7 @@ function encode(text, m) {
   return { words, ids: words.map((w) => m.index.get(w)), query: amb[0] };
 }
 
-// Why the answer means nothing, like attnlib.learning.outside_training; null inside the training pattern
+// Why the answer means nothing, like attnlib.companions.learning.outside_training; null inside the training pattern
 // (exactly one cue word, of a sense of the sentence's ambiguous word).
 function outsideTraining(words, query, m) {
   const word = words[query];

@@ -2,11 +2,11 @@
 trained model about a sentence. Both are anywidgets whose ES modules (``replay.js``, ``ask.js``) work in
 a live kernel and on the static page.
 
-* ``TrainingReplay`` stores, for every checkpoint of a ``attnlib.learning.TrainingRun``, what
-  ``attnlib.learning.replay_frame`` computes (step, training loss, held-out figures, the attention map
+* ``TrainingReplay`` stores, for every checkpoint of a ``attnlib.companions.learning.TrainingRun``, what
+  ``attnlib.companions.learning.replay_frame`` computes (step, training loss, held-out figures, the attention map
   and sense probabilities of a few sentences); the page shows the stored numbers.
 * ``AskModel`` stores the trained parameters; its ES module runs embedding → attention → readout in
-  float64, the same computation as ``attnlib.learning.predict_np``.
+  float64, the same computation as ``attnlib.companions.learning.predict_np``.
 
 Chapter: "Attention that learns" (book/18_learning.ipynb).
 """
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import traitlets
 
-from .. import learning
+from ..companions import learning
 from .sliders import _HERE, _es_module, _Slider
 
 _DIGITS = 10  # stored numbers are rounded to 10 decimals: far below what the page prints
@@ -34,7 +34,7 @@ class _LearnedWidget(_Slider):
 
 
 class TrainingReplay(_LearnedWidget):
-    """A checkpoint slider over a training run of ``attnlib.learning.train_sense_model``: the attention
+    """A checkpoint slider over a training run of ``attnlib.companions.learning.train_sense_model``: the attention
     map and predicted sense of each sentence in ``sentences``, the training loss (with its curve) and
     the held-out accuracy and attention to the cue word at that checkpoint.
     ``index`` (synced) is the checkpoint shown; ``numbers()`` is what the page shows.
@@ -51,7 +51,7 @@ class TrainingReplay(_LearnedWidget):
 
     def __init__(self, run: learning.TrainingRun, sentences: Sequence[str], *, index: int = 0, sentence: int = 0) -> None:
         if not isinstance(run, learning.TrainingRun):
-            raise TypeError(f"run must be an attnlib.learning.TrainingRun, got {type(run).__name__}")
+            raise TypeError(f"run must be an attnlib.companions.learning.TrainingRun, got {type(run).__name__}")
         if isinstance(sentences, str) or not isinstance(sentences, Sequence) or not sentences:
             raise ValueError(f"sentences must be a non-empty list of sentences, got {sentences!r:.60}")
         n = len(run.checkpoints)
@@ -89,9 +89,9 @@ class AskModel(_LearnedWidget):
     """A sentence box over a trained ``SenseModel``: the page runs the model on the typed sentence and
     shows the ambiguous word's attention row and the predicted sense (or a message for an empty
     sentence, an unknown word, too many words, or not exactly one ambiguous word). A sentence outside
-    the training pattern (``attnlib.learning.outside_training``: no cue word, cue words of two senses)
+    the training pattern (``attnlib.companions.learning.outside_training``: no cue word, cue words of two senses)
     gets a caution that its answer means nothing, with the model's output shown as such.
-    ``sentence`` is synced; ``numbers()`` is ``attnlib.learning.predict_np`` on it.
+    ``sentence`` is synced; ``numbers()`` is ``attnlib.companions.learning.predict_np`` on it.
     Used in: "Attention that learns".
     """
 

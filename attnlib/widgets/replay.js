@@ -1,5 +1,5 @@
 // Training replay: scrub through the stored checkpoints of the trained "bank"/"bat" model. Every number
-// shown was computed in Python (attnlib.learning.replay_frame) and stored in the widget state, so the
+// shown was computed in Python (attnlib.companions.learning.replay_frame) and stored in the widget state, so the
 // page shows exactly the checkpoints of the run; nothing is trained in the browser.
 // Shared helpers (from _dom.js and _common.js): h, PALETTE, clamp, finiteIn, fmt, s, nextId, card, rangeControl, stat, labelledRects, redrawOn, save
 

@@ -4,7 +4,7 @@ Each widget's ES module (``*.js`` next to this file) recomputes its numbers in t
 input, so it works on the static site where no kernel runs. This module computes the same numbers
 from the same state with attnlib (``softmax``, ``scaled_dot_product_attention_np``): the browser tests
 compare the page with these functions, and the widgets' ``numbers()`` methods return them.
-The chapters' own experiments (``attnlib.scaling``) draw with NumPy's generator; the sliders need a
+The chapters' own experiments (``attnlib.companions.scaling``) draw with NumPy's generator; the sliders need a
 generator that JavaScript reproduces, hence the one below.
 
 Randomness: a small seeded generator, ``mulberry32`` (32-bit state, one ``uint32`` per draw) with the
@@ -26,7 +26,7 @@ import numpy as np
 
 from .._validate import as_finite_array, require_positive, require_positive_int, require_seed
 from ..attention_np import scaled_dot_product_attention_np
-from ..scaling import entropy
+from ..companions.scaling import entropy
 from ..softmax import softmax
 
 # --- slider ranges (the ES modules receive them from the Python side as synced traits) ------------
@@ -132,7 +132,7 @@ def clamp_query(query: Any) -> list[float]:
 # --- input checks --------------------------------------------------------------------------------
 def _to_numpy(x: Any) -> Any:
     """A torch tensor as a NumPy array. float32/float16 data (e.g. the example tensors of
-    ``attnlib.examples``) are widened through their shortest decimal repr, so ``0.3`` stays ``0.3``
+    ``attnlib.companions.examples``) are widened through their shortest decimal repr, so ``0.3`` stays ``0.3``
     in the widget state instead of ``0.30000001192092896``."""
     if hasattr(x, "detach"):
         x = x.detach().cpu().numpy()
@@ -164,7 +164,7 @@ def as_points(x: Any, name: str, n: int | None = None) -> np.ndarray:
 
 # --- the numbers of each widget --------------------------------------------------------------------
 def _summary(weights: np.ndarray) -> dict[str, Any]:
-    """The weights, the largest one and the entropy in nats (``attnlib.scaling.entropy``)."""
+    """The weights, the largest one and the entropy in nats (``attnlib.companions.scaling.entropy``)."""
     return {"weights": weights, "max_weight": float(weights.max()), "entropy": float(entropy(weights))}
 
 

@@ -23,7 +23,7 @@ import anywidget
 import numpy as np
 import traitlets
 
-from .. import examples
+from ..companions import examples
 from . import slider_math
 
 _HERE = Path(__file__).resolve().parent
@@ -195,7 +195,7 @@ class DotProductSpread(_Slider):
 
 class GeometricAttention(_Slider):
     """Drag a 2-d query against fixed keys and values (default: document 004's "it" example,
-    ``attnlib.examples.IT_KEYS``/``IT_VALUES``/``IT_WORDS``). The scores, the weights
+    ``attnlib.companions.examples.IT_KEYS``/``IT_VALUES``/``IT_WORDS``). The scores, the weights
     ``softmax(q·k / √2)`` and the context vector update live; the context is drawn in value space.
     Two labelled sliders move the query too (keyboard access).
     Used in: "Worked example: 'it'", "Interactive playground".

@@ -1,7 +1,7 @@
 // Train it yourself: the reader edits the senses and their cue words, the ambiguous words, the number of
 // training sentences, sentences of their own, d_model, the learning rate, the weight decay, the steps
 // and the seed; Train runs full-batch Adam in float64 in this page (trainer_core.js, the line-for-line
-// twin of attnlib/trainer.py), in a Web Worker made from this module's own text, so the page stays free
+// twin of attnlib/companions/trainer.py), in a Web Worker made from this module's own text, so the page stays free
 // to answer input (where no worker may start, in slices of a few milliseconds between frames).
 // The loss, the held-out accuracy and the watched sentence's attention row are drawn as it learns;
 // Stop and Continue pause and resume; afterwards a typed sentence gets its sense and its attention row.
@@ -68,7 +68,7 @@ function wholeIn(text, key, lo, hi) {
   return v;
 }
 
-// The fields read and checked as attnlib.trainer.check_settings does: the settings, or an Error naming the bad value.
+// The fields read and checked as attnlib.companions.trainer.check_settings does: the settings, or an Error naming the bad value.
 function parseFields(f, limits) {
   const senses = [], seen = new Set();
   f.senses.split("\n").forEach((line, i) => {

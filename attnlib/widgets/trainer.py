@@ -2,7 +2,7 @@
 words, ambiguous words, training sentences, sentences of their own) and the model and training (d_model,
 learning rate, weight decay, steps, seed), and the page trains the bank/river model in float64 with
 full-batch Adam, drawing the loss, the held-out accuracy and the watched sentence's attention row as it
-learns. Its ES module (``trainer_core.js`` + ``trainer.js``) repeats :mod:`attnlib.trainer` line for line,
+learns. Its ES module (``trainer_core.js`` + ``trainer.js``) repeats :mod:`attnlib.companions.trainer` line for line,
 so the page's numbers are Python's: ``numbers()`` is that Python run for the widget's settings.
 
 Chapter: "Attention that learns" (book/18_learning.ipynb).
@@ -16,7 +16,7 @@ from typing import Any
 
 import traitlets
 
-from .. import learning, trainer
+from ..companions import learning, trainer
 from .learned import _LearnedWidget
 from .sliders import _HERE, _es_module
 
@@ -28,9 +28,9 @@ def _worker_source() -> str:
 
 class TrainItYourself(_LearnedWidget):
     """Train the sense model in the page. ``settings`` (synced) are the reader's data and settings
-    (``attnlib.trainer.DEFAULTS`` completed by the given ones; the page writes them back when it trains);
+    (``attnlib.companions.trainer.DEFAULTS`` completed by the given ones; the page writes them back when it trains);
     ``result`` (synced) is what the page trained last (steps, losses, held-out accuracies, why it stopped);
-    ``numbers()`` trains the same run in Python (``attnlib.trainer.train``). ``ask`` is the sentence in the
+    ``numbers()`` trains the same run in Python (``attnlib.companions.trainer.train``). ``ask`` is the sentence in the
     box that questions the trained model. Used in: "Attention that learns".
     """
 

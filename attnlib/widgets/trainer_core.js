@@ -1,4 +1,4 @@
-// The training of "Train it yourself", line for line as attnlib/trainer.py computes it in float64:
+// The training of "Train it yourself", line for line as attnlib/companions/trainer.py computes it in float64:
 // the Mulberry32 corpus and initial weights, the forward pass read at the ambiguous word, the chapter's
 // hand-derived gradients, and Adam with decoupled weight decay. No DOM here: trainer.js draws it.
 // Shared helpers (from _dom.js and _common.js): none
@@ -24,7 +24,7 @@ function trainWords(text) {
   return text.toLowerCase().replace(/[.,!?;:]/g, " ").split(/\s+/).filter((w) => w.length > 0);
 }
 
-// attnlib.trainer._encode: word ids and the ambiguous word's position, or an error naming the sentence.
+// attnlib.companions.trainer._encode: word ids and the ambiguous word's position, or an error naming the sentence.
 function encodeSentence(text, index, ambiguous, what) {
   const words = trainWords(text);
   if (words.length === 0 || words.length > TRAIN_MAX_LEN) throw new Error(`${what} '${text}' has ${words.length} words: give 1 to ${TRAIN_MAX_LEN}`);
@@ -68,7 +68,7 @@ function sampleSentences(draw, count, pairs, senses, index, fillers) {
   return out;
 }
 
-// attnlib.trainer.make_corpus (settings already checked by checkSettings).
+// attnlib.companions.trainer.make_corpus (settings already checked by checkSettings).
 function makeCorpus(st, fillers) {
   const senses = st.senses;
   const vocab = [...new Set([...senses.map((x) => x.word), ...senses.flatMap((x) => x.cues), ...fillers])];
@@ -92,7 +92,7 @@ function makeCorpus(st, fillers) {
   return { vocab, names, index, ambiguous, train, test, heldOutPairs: testPairs };
 }
 
-// attnlib.trainer.init_weights: Box–Muller normals, r·cos θ then r·sin θ, in the order of TRAIN_PARAMS.
+// attnlib.companions.trainer.init_weights: Box–Muller normals, r·cos θ then r·sin θ, in the order of TRAIN_PARAMS.
 function initWeights(vocabSize, d, nSenses, seed) {
   const draw = mulberry32((seed + WEIGHT_STREAM) >>> 0);
   let spare = null;
@@ -110,7 +110,7 @@ function initWeights(vocabSize, d, nSenses, seed) {
   return w;
 }
 
-// One sentence forward (attnlib.trainer.forward, one row of it). `buf` is scratch space reused. q and
+// One sentence forward (attnlib.companions.trainer.forward, one row of it). `buf` is scratch space reused. q and
 // u = W_K q depend only on the ambiguous word and its position, so within one step (fixed weights)
 // `cache` keeps them per (word, position): the same numbers, computed once.
 function forwardOne(w, d, S, sent, buf, cache = null) {
@@ -141,7 +141,7 @@ function forwardOne(w, d, S, sent, buf, cache = null) {
   return Math.log(total) + lt - logits[sent.y];
 }
 
-// One sentence backward, adding its share of the gradient to `g` (attnlib.trainer.backward, one row).
+// One sentence backward, adding its share of the gradient to `g` (attnlib.companions.trainer.backward, one row).
 function backwardOne(w, d, S, N, sent, buf, g) {
   const n = sent.ids.length, sq = Math.sqrt(d), xq = sent.q * d, ids = sent.ids;
   const WQ = w.w_q, WK = w.w_k, WV = w.w_v, WC = w.w_c;
@@ -177,7 +177,7 @@ function scratch(d, S) {
   return { x: f(L * d), q: f(d), u: f(d), a: f(L), xbar: f(d), c: f(d), logits: f(S), probs: f(S), dl: f(S), dc: f(d), dxbar: f(d), da: f(L), dz: f(L), du: f(d), dq: f(d) };
 }
 
-// A training run that can stop and continue (attnlib.trainer.Trainer). `settings` are checked ones.
+// A training run that can stop and continue (attnlib.companions.trainer.Trainer). `settings` are checked ones.
 function createTrainer(settings, fillers) {
   const corpus = makeCorpus(settings, fillers);
   const d = settings.d_model, S = corpus.names.length;
@@ -218,7 +218,7 @@ function measure(t) {
   return true;
 }
 
-// attnlib.trainer.adam_update, in place.
+// attnlib.companions.trainer.adam_update, in place.
 function adamUpdate(t) {
   const { lr, weight_decay: wd } = t.settings;
   t.b1t = t.b1t * ADAM_B1;

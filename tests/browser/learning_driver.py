@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from attnlib import learning
+from attnlib.companions import learning
 from bookdev import widgets as wd
 
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals

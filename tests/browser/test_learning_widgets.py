@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnlib import learning
+from attnlib.companions import learning
 from bookdev import browser as bb
 from bookdev import widgets as wd
 

@@ -1,5 +1,5 @@
 """The "Train it yourself" widget of "Attention that learns" on the built site, every other host blocked:
-for 22 corpora, settings and seeds the page trains what attnlib.trainer trains (the loss at each of the
+for 22 corpora, settings and seeds the page trains what attnlib.companions.trainer trains (the loss at each of the
 first 20 steps to 1e-9 relative, every final weight to 1e-6 relative, the same held-out accuracy at every
 step); the default run is the chapter's printed run; bad settings get a message and train nothing; a
 runaway learning rate stops with finite weights; Stop and Continue give the run of one go; the fields
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnlib import trainer
+from attnlib.companions import trainer
 from bookdev import browser as bb
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd

@@ -10,7 +10,7 @@ import statistics
 
 import pytest
 
-from attnlib import stories
+from attnlib.companions import stories
 from bookdev import browser as bb
 from bookdev import widgets as wd
 

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from ._validate import backend_of, make_generator, require_finite, require_floating, require_positive_int
-from .softmax import ArrayT, softmax
+from .._validate import backend_of, make_generator, require_finite, require_floating, require_positive_int
+from ..softmax import ArrayT, softmax
 
 Seed = int | np.random.Generator
 

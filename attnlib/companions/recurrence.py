@@ -1,6 +1,6 @@
 """Recurrence versus attention (document 004, Part 3).
 
-An RNN recurrence next to the self-attention layer of ``attnlib.scratch``: how many sequential
+An RNN recurrence next to the self-attention layer of ``attnlib.companions.scratch``: how many sequential
 steps and how long a path information needs from one word to another, how much each output moves
 when one input is nudged, the multiply-adds of each, and a timing of the recurrence's dependent
 loop against attention's batched matrix products.
@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import as_finite_array, make_generator, require_positive, require_positive_int
+from .._validate import as_finite_array, make_generator, require_positive, require_positive_int
 from .cost import best_time
 from .scratch import Seed, init_projections, self_attention
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ._validate import make_generator, require_positive_int
+from .._validate import make_generator, require_positive_int
 
 NAMES = ("anna", "ben", "cleo", "dan", "eva", "finn", "gus", "hana", "ivan", "jade", "kai", "lena", "milo",
          "nora", "omar", "pia")
@@ -143,7 +143,7 @@ def encode(words: str | list[str]) -> list[int]:
     unknown = [w for w in words if w not in ID]
     if unknown:
         raise ValueError(f"unknown word{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}: "
-                         f"the vocabulary has {len(VOCAB)} words (attnlib.stories.VOCAB)")
+                         f"the vocabulary has {len(VOCAB)} words (attnlib.companions.stories.VOCAB)")
     return [ID[w] for w in words]
 
 

@@ -2,7 +2,7 @@
 
 - ``untrained_head_weights``: what heads look like before learning (chapter "Multi-head attention and
   the causal mask", and the errata rows for document 002's illustrative head weights).
-- The *pair lookup* (chapter "Attention we can check"): the key–value lookup of ``attnlib.lookup``
+- The *pair lookup* (chapter "Attention we can check"): the key–value lookup of ``attnlib.companions.lookup``
   asked for two letters at once, ``a3 b7 c1 f5 | b f`` → (7, 5). The right attention row for the first
   answer is one-hot on one item and for the second on another item, so one row cannot be right for
   both: one head must blend the two items, two heads can each take one::
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ._validate import make_generator, require_positive_int
+from .._validate import make_generator, require_positive_int
+from ..modules import MultiHeadAttention
 from .learning import AttentionReadout, TrainingRun, fit, reproducible
 from .lookup import DIGITS, LETTERS, N_ITEMS, QUERY
-from .modules import MultiHeadAttention
 
 
 def untrained_head_weights(

@@ -22,7 +22,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ._validate import make_generator, require_positive, require_positive_int
+from .._validate import make_generator, require_positive, require_positive_int
 from .learning import AttentionReadout, TrainingRun, fit, reproducible
 
 LETTERS = ("a", "b", "c", "d", "e", "f")

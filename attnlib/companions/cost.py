@@ -17,7 +17,7 @@ from typing import Any
 
 import torch
 
-from ._validate import require_positive_int
+from .._validate import require_positive_int
 
 
 def score_matrix_bytes(batch: int, heads: int, n_q: int, n_k: int | None = None, *,

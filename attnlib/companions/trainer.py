@@ -7,12 +7,12 @@ the corpus, the initial weights and every Adam step come out the same in Python 
 
 * every random number is a draw of :class:`attnlib.generation.Mulberry32`, whose 32-bit integer
   steps JavaScript computes identically; normals are Box–Muller pairs of two draws;
-* the model is ``attnlib.learning.SenseModel`` (embedding + position, one attention head read at the
+* the model is ``attnlib.companions.learning.SenseModel`` (embedding + position, one attention head read at the
   ambiguous word, a linear readout), in float64;
-* the gradients are the chapter's hand-derived ones (``attnlib.grads``) for the one row that is read,
+* the gradients are the chapter's hand-derived ones (``attnlib.companions.grads``) for the one row that is read,
   grouped as ``(X W_K) q = X (W_K q)`` and ``A (X W_V) = (A X) W_V``, which is the same sum in another
   order and costs the page six times fewer multiplications;
-* the update is ``attnlib.learning.adam_step`` (Adam with the decoupled weight decay of AdamW), with
+* the update is ``attnlib.companions.learning.adam_step`` (Adam with the decoupled weight decay of AdamW), with
   the bias corrections kept as running products so that no ``pow`` is needed.
 
 Chapter: "Attention that learns" (book/18_learning.ipynb).
@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from ._validate import require_positive
-from .generation import Mulberry32
+from .._validate import require_positive
+from ..generation import Mulberry32
 from .learning import ADAM_BETAS, ADAM_EPS, CUES, FILLERS, MAX_LEN, MIN_LEN, SENSES, VOCAB, words_of
 
 #: The settings the widget opens with, those of the chapter's run (its cue words, 1000 training and 1000
@@ -257,7 +257,7 @@ def forward(w: Mapping[str, np.ndarray], batch: Mapping[str, np.ndarray]) -> dic
 
 
 def backward(w: Mapping[str, np.ndarray], batch: Mapping[str, np.ndarray], f: Mapping[str, Any]) -> dict[str, np.ndarray]:
-    """The gradient of the mean loss on every parameter, by the chapter's chain rule (``attnlib.grads``)
+    """The gradient of the mean loss on every parameter, by the chapter's chain rule (``attnlib.companions.grads``)
     for the one row that is read: dK_j = dz_j q / √d and dV_j = a_j dC give dW_K = Σ x_j dK_j and
     dW_V = Σ x_j dV_j, grouped as in ``forward``. Chapter "Attention that learns"."""
     n, d = len(batch["ids"]), w["w_q"].shape[0]
@@ -280,7 +280,7 @@ def backward(w: Mapping[str, np.ndarray], batch: Mapping[str, np.ndarray], f: Ma
 
 def adam_update(w: dict[str, np.ndarray], g: Mapping[str, np.ndarray], m: dict[str, np.ndarray],
                 v: dict[str, np.ndarray], b1t: float, b2t: float, *, lr: float, weight_decay: float) -> None:
-    """One step of ``attnlib.learning.adam_step`` in float64 NumPy, in place; ``b1t``, ``b2t`` are
+    """One step of ``attnlib.companions.learning.adam_step`` in float64 NumPy, in place; ``b1t``, ``b2t`` are
     β₁ᵗ and β₂ᵗ (the caller keeps them as running products, as the page does)."""
     b1, b2 = ADAM_BETAS
     for name in PARAMS:

@@ -4,7 +4,7 @@ Document 003's pipeline, one piece per function: a word tokenizer, a seeded embe
 positional encodings (small random vectors and the standard sinusoids), ``self_attention`` on top of
 attnlib's attention, a linear predictor with a mean-squared-error loss, the manual gradient into
 ``W_V`` and a short training loop; a torch-autograd gradient check of that manual gradient.
-The recurrence that chapter 13 sets against this attention layer lives in ``attnlib.recurrence``.
+The recurrence that chapter 13 sets against this attention layer lives in ``attnlib.companions.recurrence``.
 
 Core module: NumPy (and torch for the autograd check only), no plotting.
 Chapters: "From scratch in NumPy, and learning" (11); "Why attention is parallel" (12) reuses its
@@ -21,8 +21,8 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from ._validate import as_finite_array, make_generator, require_positive, require_positive_int
-from .attention import scaled_dot_product_attention
+from .._validate import as_finite_array, make_generator, require_positive, require_positive_int
+from ..attention import scaled_dot_product_attention
 from .text import build_vocab, tokenize
 
 Seed = int | np.random.Generator
@@ -44,7 +44,7 @@ class Tokenizer:
     """A lookup table word → integer id, built from a vocabulary in first-seen order.
 
     Words are the whitespace-separated pieces of a text, taken as they are (case-sensitive, no
-    punctuation handling: ``attnlib.text.tokenize``). Encoding a word outside the vocabulary raises
+    punctuation handling: ``attnlib.companions.text.tokenize``). Encoding a word outside the vocabulary raises
     ``ValueError`` naming it.
     Used in: "From scratch in NumPy, and learning", "Why attention is parallel".
     """

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ._validate import backend_of, require_positive_int
+from .._validate import backend_of, require_positive_int
 
 
 def max_diff(a: torch.Tensor | np.ndarray, b: torch.Tensor | np.ndarray, *, digits: int = 6) -> str:

@@ -1,4 +1,4 @@
-"""Training and measuring the small language model of :mod:`attnlib.transformer` on :mod:`attnlib.stories`.
+"""Training and measuring the small language model of :mod:`attnlib.transformer` on :mod:`attnlib.companions.stories`.
 
 * :func:`train_lm`: AdamW on the next-word cross-entropy, seeded, one thread, with a progress line;
 * :func:`recall_accuracy`: next-word accuracy on the positions that repeat something said far back;
@@ -19,10 +19,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from ._validate import make_generator, require_positive, require_positive_int
+from .._validate import make_generator, require_positive, require_positive_int
+from ..transformer import TinyLM
 from .learning import reproducible
 from .stories import RECALLS, Stories
-from .transformer import TinyLM
 
 IGNORE = -100  # the target of a padding position: the loss skips it
 

@@ -7,7 +7,7 @@ the same at every length, so a model trained on short sequences can be tested on
 - ``echo_batch``: seeded sequences and their targets;
 - ``PositionModel``: token embeddings, one head of attention over the whole sequence and a readout,
   with no positions, sinusoidal or learned position vectors added, or rotary positions;
-- ``train_echo``: full-batch Adam (``attnlib.learning.fit``) in float64; ``echo_accuracy``.
+- ``train_echo``: full-batch Adam (``attnlib.companions.learning.fit``) in float64; ``echo_accuracy``.
 
 Chapter: "Where words are: positions" (book/15_positions.ipynb).
 """
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ._validate import make_generator, require_even_width, require_non_negative_int, require_positive_int
+from .._validate import make_generator, require_even_width, require_non_negative_int, require_positive_int
+from ..modules import MultiHeadAttention
+from ..positions import sinusoidal_table
 from .learning import TrainingRun, fit, reproducible
-from .modules import MultiHeadAttention
-from .positions import sinusoidal_table
 
 SCHEMES: tuple[str, ...] = ("none", "sinusoidal", "learned", "rope")
 
@@ -95,7 +95,7 @@ def train_echo(scheme: str, *, seed: int, vocab: int = 12, d_model: int = 16, sh
                train_len: int = 12, count: int = 128, max_len: int = 64, steps: int = 150,
                lr: float = 0.02) -> TrainingRun:
     """Train a ``PositionModel`` with ``scheme`` on ``count`` echo sequences of length ``train_len``
-    (full-batch Adam, ``attnlib.learning.fit``, float64, one thread, ``torch.manual_seed(seed)``). The run records
+    (full-batch Adam, ``attnlib.companions.learning.fit``, float64, one thread, ``torch.manual_seed(seed)``). The run records
     the model's, the data's and the optimizer's hyperparameters."""
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)

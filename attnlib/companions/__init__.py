@@ -1,0 +1,13 @@
+"""The chapters' companions: data sets, experiments and the documents' inputs.
+
+These modules serve one chapter or a few: the worked examples' inputs (``examples``), the toy tasks
+and their training runs (``learning``, ``trainer``, ``lookup``, ``heads``, ``order``, ``stories``,
+``lm``), the from-scratch pipeline (``scratch``, ``text``, ``recurrence``, ``grads``), and the
+measurements the chapters print (``scaling``, ``cost``, ``report``). They build on the reusable core
+in :mod:`attnlib` (softmax, masks, attention, modules, chunked, positions, decoding, transformer,
+generation); the core never imports them.
+"""
+
+from . import cost, examples, heads, recurrence, report, scaling, scratch, text
+
+__all__ = ["cost", "examples", "heads", "recurrence", "report", "scaling", "scratch", "text"]
