@@ -100,7 +100,8 @@ def repeated_variances(d: int, n: int = 1000, repeats: int = 200, *, seed: Seed)
     """The sample variance (``ddof=1``) of ``n`` random dot products in dimension ``d``, for
     ``repeats`` independent runs: what ``repeats`` unseeded runs of the same experiment would print.
 
-    Returns float64 of shape ``(repeats,)``. Used in: "Why divide by √d_k".
+    Returns float64 of shape ``(repeats,)``. For judging a variance printed by one unseeded run
+    (document 000's at ``d = 100``, on the documents' pages).
     """
     d = require_positive_int(d, "d")
     n = require_positive_int(n, "n")

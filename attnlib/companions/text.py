@@ -5,8 +5,8 @@ returns NumPy arrays or plain floats. Tokens are whitespace-separated and case-s
 and "i" are different words, as in document 001's vocabulary.
 
 Chapters: "Words to numbers" (one-hot, bag of words, TF-IDF, nearest neighbours, analogies, the
-usage-weighted average), "Context changes meaning" and "Queries, keys and values"
-(``softmax_cycle_ratio``).
+usage-weighted average) and "Context changes meaning"; ``softmax_cycle_ratio`` serves the check of
+document 001's hand-picked weights.
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ def softmax_cycle_ratio(weights: Any, cycle: Sequence[int]) -> float:
     If the weights are a row-wise softmax of a *symmetric* score matrix (for example ``E Eᵀ``:
     self-attention with no projections), ``w[i, j] / w[j, i] = Z_j / Z_i`` and the product around
     any cycle is exactly 1. A ratio far from 1 proves the weights did not come from such scores.
-    Used in: "Context changes meaning", "Queries, keys and values".
+    Used in: the check of document 001's hand-picked weights.
     """
     w = as_finite_array(weights, "weights")
     if w.ndim != 2 or w.shape[0] != w.shape[1]:
