@@ -1,7 +1,8 @@
 """Latency of the book's sliders: from a slider's input event to the redrawn numbers, in Chromium.
 
 Serves the built site (_build/html) on 127.0.0.1 with every other host blocked, opens the
-playground page and the "Attention that learns" and "A model that writes" pages in Debian's Chromium (Playwright, headless), and for each widget moves one slider
+"Softmax", "Why divide by √dₖ" and "Worked example: 'it'" pages (the four sliders of the retired playground)
+and the "Attention that learns" and "A model that writes" pages in Debian's Chromium (Playwright, headless), and for each widget moves one slider
 through ``--inputs`` positions (default 200), each a different value. Per input, inside the page:
 
     t0 = performance.now(); input.value = …; input.dispatchEvent(new Event("input"));
@@ -46,7 +47,7 @@ TEXT_BOXES = {"AskModel": ("sentence", ["we", "we sat", "we sat on", "we sat on 
 # Widgets driven by a button: each input is a click on it (a new word written); when it is disabled (the
 # story ended), the second button starts again, untimed.
 BUTTONS = {"WriteWithModel": ("next", "restart")}
-PAGES = ["book/10_playground.html", "book/18_learning.html", "book/20_a_model_that_writes.html"]
+PAGES = ["book/05_softmax.html", "book/06_scaling.html", "book/08_it_attends.html", "book/18_learning.html", "book/20_a_model_that_writes.html"]
 
 _TIME_TEXT = """async ([root, name, sentences, n]) => {
   const el = eval(root);

@@ -64,11 +64,12 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
                 if "image/png" in data:
                     assert len(data["image/png"]) > 1000
     assert lines == n
-    # the four sliders of chapters 05, 06 and 08, gathered in the playground, print their default figure
-    playground = json.loads((tmp_path / "src" / "book" / "10_playground.ipynb").read_text(encoding="utf-8"))
-    figures = [o for c in playground["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
-               and any("".join(o["data"].get("text/plain", "")).startswith(w) for w in pdf_source.PRINT_FIGURES)]
-    assert len(figures) == 4
+    # the four sliders of chapters 05 (temperature), 06 (sharpening, spread) and 08 (geometric) print their default figure
+    for chapter, count in (("05_softmax", 1), ("06_scaling", 2), ("08_it_attends", 1)):
+        nb = json.loads((tmp_path / "src" / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+        figures = [o for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
+                   and any("".join(o["data"].get("text/plain", "")).startswith(w) for w in pdf_source.PRINT_FIGURES)]
+        assert len(figures) == count, chapter
     copied = (tmp_path / "src" / "_config.yml").read_text(encoding="utf-8")
     assert 'execute_notebooks: "off"' in copied or "execute_notebooks: 'off'" in copied or "execute_notebooks: off" in copied
     assert config()["latex"]["latex_engine"] == "xelatex"

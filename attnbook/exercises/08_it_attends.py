@@ -46,14 +46,13 @@ code.add(  # 08.2
 )
 
 
-SLIP_DIV = 1.41  # the slip: a rounded √2
-SLIP = RAW / SLIP_DIV
-EXP_SLIP = np.exp(SLIP)
+NORM = float(np.linalg.norm(Q))
 
 code.add(  # 08.3
-    ex3_answer=lambda: SCALED[0],
-    ex3_copied_the_slip=lambda: SLIP[0],
-    ex3_missing_scale=lambda: RAW[0],
+    ex3_answer=lambda: RAW[1] / NORM,
+    ex3_score=lambda: RAW[1],
+    ex3_squared_length=lambda: RAW[1] / NORM**2,
+    ex3_cosine=lambda: RAW[1] / (NORM * np.linalg.norm(K[1])),
 )
 
 
@@ -67,14 +66,10 @@ code.values(
     keys=_keys,
     d=D,
     values=_values,
-    raw=Numbers(RAW),
-    scaled_slip=Numbers(SLIP),
-    exp_slip=Numbers(EXP_SLIP),
-    weights_slip=Numbers(EXP_SLIP / EXP_SLIP.sum()),
-    slip_div=SLIP_DIV,
+    key_street=Numbers(K[1]),
+    raw_street=RAW[1],
     raw_0=RAW[0],
     raw_because=RAW[2],
     percent_animal=100 * W[0],
     percent_because=100 * W[2],
-    sqrt_d=math.sqrt(D),
 )

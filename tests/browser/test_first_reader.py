@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_d_k_slider_is_read_as_d_sub_k(open_page) -> None:  # noqa: ANN001
-    page, _ = open_page("book/10_playground.html")
+    page, _ = open_page("book/06_scaling.html")  # the sharpening slider of "Why divide by √dₖ"
     wd.wait_for_widgets(page)
     slider = page.get_by_role("slider", name="d sub k", exact=True)
     assert slider.count() >= 1, "no slider named 'd sub k'"

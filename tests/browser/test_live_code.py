@@ -16,7 +16,7 @@ from bookdev.site import load
 
 pytestmark = pytest.mark.browser
 
-PAGE = "book/10_playground.html"  # sliders and code cells on one page
+PAGE = "book/06_scaling.html"  # the sharpening slider and code cells on one page
 
 
 def _sharpening_matches_python(widget: wd.Widget, position: int) -> None:
