@@ -181,16 +181,21 @@ def _query_block(job: _Job, i0: int, i1: int) -> torch.Tensor:
         _apply_masks(scores.view(*job.lead, i1 - i0, j1 - j0), job, i0, i1, j0, j1)  # (..., bq, bk) view
         run_max, run_sum, acc = _update(scores, v[:, j0:j1, :], run_max, run_sum, acc, exp_=torch.Tensor.exp2_)
         del scores  # without the buffer, the tile is freed here, before the next one is made
-    # NaN or +inf anywhere in a row's scores shows up in its max (torch.maximum/amax propagate NaN)
-    if bool(torch.isnan(run_max).any()) or bool(torch.isposinf(run_max).any()):
-        raise ValueError(
-            f"attention scores overflowed to NaN or +inf in query rows {i0}..{i1 - 1} "
-            f"(q {tuple(q.shape)}, k {tuple(k.shape)}); the inputs are finite but q·kᵀ·scale is not "
-            f"representable in {q.dtype}: rescale q or k"
-        )
+    _require_finite_max(run_max, job, i0, i1)
     # rows with no allowed key have run_sum = 0 and acc = 0: divide by 1 so the output row is exactly 0
     return acc / torch.where(run_sum > 0, run_sum, torch.ones_like(run_sum))  # (bh, bq, d_v)
 
+
+
+def _require_finite_max(run_max: torch.Tensor, job: _Job, i0: int, i1: int) -> None:
+    """Raise ``ValueError`` if a row's scores overflowed: NaN or +inf anywhere in a row shows up in
+    its running max (``torch.maximum`` and ``amax`` propagate NaN)."""
+    if bool(torch.isnan(run_max).any()) or bool(torch.isposinf(run_max).any()):
+        raise ValueError(
+            f"attention scores overflowed to NaN or +inf in query rows {i0}..{i1 - 1} "
+            f"(q {tuple(job.q.shape)}, k {tuple(job.k.shape)}); the inputs are finite but q·kᵀ·scale is not "
+            f"representable in {job.q.dtype}: rescale q or k"
+        )
 
 def online_softmax_update(
     scores: torch.Tensor, v_blk: torch.Tensor, run_max: torch.Tensor, run_sum: torch.Tensor, acc: torch.Tensor
