@@ -12,8 +12,7 @@ page shows is the one copy that runs. The result displays as:
 Each block is held to ``max_lines`` lines (30 by default): a longer function should be split into
 named steps rather than shown as a wall.
 
-Used in: "From scratch in NumPy", "Decoding: cross-attention and the KV cache", "Attention that
-learns" and "Attention we can check".
+Used in every chapter whose subject is a function or a loop (``git grep show_source book/`` lists them).
 """
 
 from __future__ import annotations

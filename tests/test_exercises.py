@@ -28,7 +28,7 @@ NUMERIC_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Numeric)]
 CHOICE_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Choice)]
 FIND_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, FindError)]
 TRAINED_IDS = [i for i in IDS if isinstance(EXERCISES[i].answer, Trained)]
-CHAPTERS = [m.code.chapter for m in exercises._catalog._MODULES]  # every chapter with exercises (the playground has none)
+CHAPTERS = [m.code.chapter for m in exercises._catalog._MODULES]  # every chapter with exercises
 
 
 # --- the counts -----------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ kernel and on the static site. ``attnlib.widgets.slider_math`` computes the same
 reference the browser tests compare the page with), and ``dom_helpers_js`` is the one DOM helper every page
 script of the book shares (the widgets' and the exercises').
 
-Chapters: "Softmax", "Why divide by √d_k", "Worked example: 'it'", "Interactive playground", "Decoding",
+Chapters: "Softmax", "Why divide by √d_k", "Worked example: 'it'", "Decoding",
 "Where words are: positions", "Attention that learns", "A model that writes".
 """
 

@@ -12,7 +12,7 @@ Box–Muller transform, implemented identically here (vectorised with NumPy) and
 a seed gives the same vectors in Python and in the browser.
 
 Core module: NumPy only (no ipywidgets). Chapters: "Softmax" (temperature), "Why divide by √d_k"
-(sharpening, spread), "Worked example: 'it'" (geometric), "Interactive playground" (all four).
+(sharpening, spread), "Worked example: 'it'" (geometric).
 """
 
 from __future__ import annotations

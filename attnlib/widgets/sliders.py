@@ -9,7 +9,7 @@ assigning it moves the slider. ``widget.numbers()`` computes what the widget sho
 arguments raise ``ValueError`` (or ``TypeError`` for a wrong type) naming what was given.
 
 Chapters: "Softmax" (``TemperatureSlider``), "Why divide by √d_k" (``SoftmaxSharpening``,
-``DotProductSpread``), "Worked example: 'it'" (``GeometricAttention``), "Interactive playground".
+``DotProductSpread``), "Worked example: 'it'" (``GeometricAttention``).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class SoftmaxSharpening(_Slider):
 
     The scores are those of a seeded random query against ``n_keys`` seeded random keys of dimension
     ``d_k`` (``slider_math.sharpening_scores``), or the given ``scores`` (then fixed; only the division
-    by ``√d_k`` changes). Used in: "Why divide by √d_k", "Interactive playground".
+    by ``√d_k`` changes). Used in: "Why divide by √d_k".
     """
 
     _esm = _es_module("sharpening.js")
@@ -124,7 +124,7 @@ class TemperatureSlider(_Slider):
     """A temperature slider (log scale, 0.1 to 10) over ``softmax(scores / T)``: bars of the weights,
     the largest weight and the entropy. The default scores are document 004's "it" example after
     the division by √2, so ``T = 1`` shows the weights of that example.
-    Used in: "Softmax", "Interactive playground".
+    Used in: "Softmax".
     """
 
     _esm = _es_module("temperature.js")
@@ -165,7 +165,7 @@ class TemperatureSlider(_Slider):
 class DotProductSpread(_Slider):
     """A dimension slider (log scale, 1 to 1000) over the histogram of 1000 dot products of seeded
     random Gaussian pairs, with their mean and variance; a toggle divides them by ``√d``.
-    Used in: "Why divide by √d_k", "Interactive playground".
+    Used in: "Why divide by √d_k".
     """
 
     _esm = _es_module("spread.js")
@@ -198,7 +198,7 @@ class GeometricAttention(_Slider):
     ``attnlib.companions.examples.IT_KEYS``/``IT_VALUES``/``IT_WORDS``). The scores, the weights
     ``softmax(q·k / √2)`` and the context vector update live; the context is drawn in value space.
     Two labelled sliders move the query too (keyboard access).
-    Used in: "Worked example: 'it'", "Interactive playground".
+    Used in: "Worked example: 'it'".
     """
 
     _esm = _es_module("geometric.js")
