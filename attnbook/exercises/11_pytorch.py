@@ -18,37 +18,49 @@ code = ChapterCode(__name__)
 
 
 @code.function
-def causal_cases(rng: np.random.Generator) -> list[tuple]:
-    return [(n,) for n in (1, 3, 5, int(rng.integers(6, 10)))]
-
-
-code.add(  # 11.1
-    causal_mask=attnlib.causal_mask,
-    ex1_mask_orientation=lambda n: torch.ones(n, n, dtype=torch.bool).triu(),
-    ex1_diagonal_excluded=lambda n: torch.ones(n, n, dtype=torch.bool).tril(-1),
-    ex1_mask_sign=lambda n: ~attnlib.causal_mask(n),
-)
-
-
-@code.function
 def pad_cases(rng: np.random.Generator) -> list[tuple]:
     return [([2, 3], 3), ([1, 4, 0], 4), ([int(x) for x in rng.integers(1, 6, size=3)], 6)]
 
 
 @code.function
-def pad_no_query_axis(lengths: list[int], n: int) -> torch.Tensor:
-    return attnlib.padding_mask(lengths, n)[:, 0, :]  # (batch, n)
+def causal_padding_mask(lengths: list[int], n: int) -> torch.Tensor:
+    return attnlib.causal_mask(n) & attnlib.padding_mask(lengths, n)  # (batch, n, n)
 
 
 @code.function
-def pad_off_by_one(lengths: list[int], n: int) -> torch.Tensor:
-    return torch.arange(n)[None, None, :] <= torch.tensor(lengths)[:, None, None]  # (batch, 1, n)
+def ex1_either_mask(lengths: list[int], n: int) -> torch.Tensor:
+    return attnlib.causal_mask(n) | attnlib.padding_mask(lengths, n)  # (batch, n, n)
 
 
-code.add(  # 11.2
-    padding_mask=attnlib.padding_mask,
-    ex2_mask_sign=lambda lengths, n: ~attnlib.padding_mask(lengths, n),
-)
+@code.function
+def ex1_padded_queries(lengths: list[int], n: int) -> torch.Tensor:
+    return attnlib.causal_mask(n) & attnlib.padding_mask(lengths, n).transpose(-2, -1)  # (batch, n, n)
+
+
+@code.function
+def ex1_mask_orientation(lengths: list[int], n: int) -> torch.Tensor:
+    return attnlib.causal_mask(n).T & attnlib.padding_mask(lengths, n)  # (batch, n, n): the future allowed
+
+
+@code.function
+def left_padding_mask(lengths: list[int], n: int) -> torch.Tensor:
+    return attnlib.padding_mask(lengths, n).flip(-1)  # (batch, 1, n): the real tokens are the last ones
+
+
+@code.function
+def ex2_right_padding(lengths: list[int], n: int) -> torch.Tensor:
+    return attnlib.padding_mask(lengths, n)  # (batch, 1, n)
+
+
+@code.function
+def ex2_off_by_one(lengths: list[int], n: int) -> torch.Tensor:
+    first_real = n - torch.tensor(lengths)  # (batch,)
+    return torch.arange(n)[None, None, :] > first_real[:, None, None]  # (batch, 1, n): one real key dropped
+
+
+@code.function
+def ex2_no_query_axis(lengths: list[int], n: int) -> torch.Tensor:
+    return attnlib.padding_mask(lengths, n).flip(-1)[:, 0, :]  # (batch, n)
 
 
 N_KEYS = 4  # 11.3: every key of a row masked with -1e9, then a plain softmax

@@ -18,53 +18,68 @@ code = ChapterCode(__name__)
 
 
 @code.function
-def gwv_reference(x: np.ndarray, weights: np.ndarray, grad_z: np.ndarray, token: int) -> np.ndarray:
-    return scratch.value_gradient(x, weights, grad_z, token=token).grad_w_v  # (d_model, d_v)
+def gwv_reference(x: np.ndarray, weights: np.ndarray, grad_z: np.ndarray) -> np.ndarray:
+    """dL/dW_V when every output row t has its own dL/dz_t: the sum of the one-row gradients."""
+    return sum(scratch.value_gradient(x, weights, grad_z[t], token=t).grad_w_v for t in range(x.shape[0]))
 
 
 @code.function
-def gwv_no_xt(x: np.ndarray, weights: np.ndarray, grad_z: np.ndarray, token: int) -> np.ndarray:
-    return np.outer(weights[token], grad_z)  # (L, d_v): dL/dV, one link short
+def gwv_no_xt(x: np.ndarray, weights: np.ndarray, grad_z: np.ndarray) -> np.ndarray:
+    return weights.T @ grad_z  # (n, d_v): dL/dV, one link short
 
 
 @code.function
-def gwv_column(x: np.ndarray, weights: np.ndarray, grad_z: np.ndarray, token: int) -> np.ndarray:
-    return x.T @ np.outer(weights[:, token], grad_z)  # (d_model, d_v)
+def gwv_untransposed(x: np.ndarray, weights: np.ndarray, grad_z: np.ndarray) -> np.ndarray:
+    return x.T @ (weights @ grad_z)  # (d_model, d_v): the weights' rows where their columns belong
+
+
+@code.function
+def gwv_first_row_only(x: np.ndarray, weights: np.ndarray, grad_z: np.ndarray) -> np.ndarray:
+    return scratch.value_gradient(x, weights, grad_z[0], token=0).grad_w_v  # (d_model, d_v)
 
 
 @code.function
 def gwv_cases(rng: np.random.Generator) -> list[tuple]:
     cases = []
-    for length, d_model, d_v, token in ((4, 3, 2, 0), (5, 6, 3, 2), (3, 3, 3, 1)):
+    for length, d_model, d_v in ((4, 3, 2), (5, 6, 3), (3, 3, 3)):
         s = rng.standard_normal((length, length))
         w = np.exp(s - s.max(axis=1, keepdims=True))
         cases.append((rng.standard_normal((length, d_model)), w / w.sum(axis=1, keepdims=True),
-                      rng.standard_normal(d_v), token))
+                      rng.standard_normal((length, d_v))))
     return cases
 
 
 @code.function
-def sa_reference(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> np.ndarray:
-    return scratch.self_attention(x, w_q, w_k, w_v)[0]  # (L, d_v)
+def csa_reference(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> np.ndarray:
+    return attnlib.scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v, is_causal=True)[0]  # (n, d_v)
 
 
-def _sa_with_scale(scale_of: object) -> object:
-    def impl(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> np.ndarray:
-        q, k, v = x @ w_q, x @ w_k, x @ w_v  # (L, d_k), (L, d_k), (L, d_v)
-        return attnlib.softmax(q @ k.T * scale_of(q.shape[1])) @ v  # (L, d_v)
-    return impl
+@code.function
+def csa_no_mask(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> np.ndarray:
+    return scratch.self_attention(x, w_q, w_k, w_v)[0]  # (n, d_v)
+
+
+@code.function
+def csa_mask_after_softmax(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> np.ndarray:
+    _, weights = scratch.self_attention(x, w_q, w_k, w_v)  # (n, n)
+    return np.tril(weights) @ (x @ w_v)  # (n, d_v): the future zeroed, the rows no longer sum to 1
+
+
+@code.function
+def csa_mask_flipped(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> np.ndarray:
+    allowed = np.triu(np.ones((x.shape[0], x.shape[0]), dtype=bool))  # (n, n): the future, not the past
+    return attnlib.scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v, mask=allowed)[0]  # (n, d_v)
+
+
+@code.function
+def csa_missing_scale(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> np.ndarray:
+    return attnlib.scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v, is_causal=True, scale=1.0)[0]
 
 
 @code.function
 def sa_cases(rng: np.random.Generator) -> list[tuple]:
     return [tuple(rng.standard_normal(s) for s in ((length, dm), (dm, dk), (dm, dk), (dm, dv)))
             for length, dm, dk, dv in ((4, 5, 4, 3), (3, 4, 9, 2), (6, 3, 16, 4))]
-
-
-code.add(  # 12.2
-    ex2_missing_scale=_sa_with_scale(lambda d: 1.0),
-    ex2_divide_by_dk=_sa_with_scale(lambda d: 1.0 / d),
-)
 
 
 Y_HAT = np.array([0.5, -1.0, 2.0, 0.0])

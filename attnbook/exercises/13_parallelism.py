@@ -44,17 +44,17 @@ code.add(  # 13.3
 
 @code.function
 def rnn_reference(x: np.ndarray, w_x: np.ndarray, w_h: np.ndarray) -> np.ndarray:
-    return recurrence.rnn_forward(x, w_x, w_h)  # (n, d_h)
+    return recurrence.rnn_forward(x[::-1], w_x, w_h)[::-1].copy()  # (n, d_h): row t = the state after word t
 
 
 @code.function
-def rnn_no_tanh(x: np.ndarray, w_x: np.ndarray, w_h: np.ndarray) -> np.ndarray:
-    h = np.zeros(w_x.shape[1])
-    out = []
-    for t in range(x.shape[0]):
-        h = x[t] @ w_x + h @ w_h  # (d_h,)
-        out.append(h)
-    return np.stack(out)  # (n, d_h)
+def rnn_left_to_right(x: np.ndarray, w_x: np.ndarray, w_h: np.ndarray) -> np.ndarray:
+    return recurrence.rnn_forward(x, w_x, w_h)  # (n, d_h): the usual direction
+
+
+@code.function
+def rnn_reading_order(x: np.ndarray, w_x: np.ndarray, w_h: np.ndarray) -> np.ndarray:
+    return recurrence.rnn_forward(x[::-1], w_x, w_h)  # (n, d_h): rows in reading order, not the sentence's
 
 
 @code.function
