@@ -1,6 +1,7 @@
 """Training and measuring the small language model of :mod:`attnlib.transformer` on :mod:`attnlib.companions.stories`.
 
 * :func:`train_lm`: AdamW on the next-word cross-entropy, seeded, one thread, with a progress line;
+  one update is :func:`train_step`;
 * :func:`recall_accuracy`: next-word accuracy on the positions that repeat something said far back;
 * :func:`bigram_model`: the best a rule about the current word alone can do, counted on the training stories;
 * :func:`attention_on_source`: how much of each head's weight lands where the book knows it should;
@@ -53,6 +54,38 @@ class LMRun:
     seconds: float = 0.0
 
 
+def train_step(model: TinyLM, optimizer: torch.optim.Optimizer, data: tuple[torch.Tensor, ...],
+               rows: torch.Tensor) -> float:
+    """One update on the stories ``rows`` of ``data = targets(train)``: the next-word loss, its gradient,
+    one optimizer step. Returns the loss before the step."""
+    inputs, key_mask, nxt = data
+    loss = lm_loss(model, inputs[rows], key_mask[rows], nxt[rows])  # every position predicts the next word
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+
+
+@torch.no_grad()
+def held_out_loss(model: TinyLM, held: tuple[torch.Tensor, ...]) -> float:
+    """The next-word loss on ``held = targets(test)``, in eval mode; the model is put back in training mode."""
+    model.eval()
+    loss = lm_loss(model, *held).item()
+    model.train()
+    return loss
+
+
+def _check_training(steps: int, batch: int, lr: float, weight_decay: float, seed: int,
+                    eval_every: int) -> dict[str, float | int]:
+    steps, batch, eval_every = (require_positive_int(x, n) for x, n in ((steps, "steps"), (batch, "batch"),
+                                                                         (eval_every, "eval_every")))
+    lr = require_positive(lr, "lr")
+    if not isinstance(weight_decay, (int, float)) or weight_decay < 0:
+        raise ValueError(f"weight_decay must be a number >= 0, got {weight_decay!r}")
+    return {"steps": steps, "batch": batch, "lr": lr, "weight_decay": weight_decay, "seed": seed,
+            "eval_every": eval_every}
+
+
 def train_lm(model: TinyLM, train: Stories, test: Stories, *, steps: int = 500, batch: int = 32, lr: float = 3e-3,
              weight_decay: float = 0.01, seed: int = 0, eval_every: int = 50,
              progress: Callable[[str], None] | None = print) -> LMRun:
@@ -61,35 +94,22 @@ def train_lm(model: TinyLM, train: Stories, test: Stories, *, steps: int = 500, 
     Every ``eval_every`` steps the held-out loss on ``test`` is recorded and a progress line goes to
     ``progress`` (``None``: silent). Returns the :class:`LMRun`; the model is left in eval mode.
     """
-    steps, batch, eval_every = (require_positive_int(x, n) for x, n in ((steps, "steps"), (batch, "batch"),
-                                                                         (eval_every, "eval_every")))
-    lr = require_positive(lr, "lr")
-    if not isinstance(weight_decay, (int, float)) or weight_decay < 0:
-        raise ValueError(f"weight_decay must be a number >= 0, got {weight_decay!r}")
-    settings = {"steps": steps, "batch": batch, "lr": lr, "weight_decay": weight_decay, "seed": seed}
-    run = LMRun(model, settings)
-    inputs, mask, nxt = targets(train)
-    held = targets(test)
-    rng = make_generator(seed)
+    settings = _check_training(steps, batch, lr, weight_decay, seed, eval_every)
+    steps, batch, eval_every = settings.pop("steps"), settings["batch"], settings.pop("eval_every")
+    run = LMRun(model, {"steps": steps, **settings})
+    data, held, rng = targets(train), targets(test), make_generator(seed)
     start = time.perf_counter()
     with reproducible(threads=1):
         torch.manual_seed(seed)
-        optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=settings["lr"], weight_decay=weight_decay)
         model.train()
         for step in range(1, steps + 1):
             rows = torch.from_numpy(rng.integers(len(train), size=batch))  # (batch,) stories of this step
-            loss = lm_loss(model, inputs[rows], mask[rows], nxt[rows])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            run.losses.append(loss.item())
+            run.losses.append(train_step(model, optimizer, data, rows))
             if step % eval_every == 0 or step == steps:
-                model.eval()
-                with torch.no_grad():
-                    run.held_out.append((step, lm_loss(model, *held).item()))
-                model.train()
+                run.held_out.append((step, held_out_loss(model, held)))
                 if progress is not None:
-                    progress(f"step {step:4d}/{steps}: training loss {loss.item():.3f}, "
+                    progress(f"step {step:4d}/{steps}: training loss {run.losses[-1]:.3f}, "
                              f"held-out {run.held_out[-1][1]:.3f} ({time.perf_counter() - start:.0f} s)")
     model.eval()
     run.seconds = time.perf_counter() - start
