@@ -178,7 +178,7 @@ def _cell(text: Any) -> str:
 
 
 def _link(row: dict[str, Any]) -> str:
-    return f"{{ref}}`{row['chapter'].split('/')[-1]} <{row['label']}>`"
+    return f"{{ref}}`check <{row['label']}>`"
 
 
 def book_value(row: dict[str, Any], j: Judgement) -> str:

@@ -4,12 +4,13 @@ Each row compares the document's printed value with the exact one (``attnbook.er
 ``same``, ``last digit`` (only the last printed digit is off by one) or ``differs``. A difference is not
 yet a verdict: the errata (``attnbook.errata.judge``) also recompute the document's own route from the
 numbers it printed for a step's inputs, and a value that differs from the exact one can be right on those.
-Used in: "Worked example: 'I am happy'", "Worked example: 'it' attends", "Attention maps".
+Used in: the pages of "The five documents, checked" ("Document 000" ... "Document 004").
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,8 @@ import torch
 
 from attnlib._validate import as_finite_array
 
-from .errata import classify, printed_numbers
+from .audit import load_inventory, row_order
+from .errata import classify, judge_all, load_rows, printed_numbers, render_value
 
 VERDICT_TEXT = {"correct": "same", "rounding": "last digit", "wrong": "differs"}
 
@@ -116,3 +118,71 @@ def format_rows(
         prefix = f"{str(row_labels[i]).rjust(lead)}: " if row_labels is not None else ""
         lines.append(prefix + "  ".join(c.rjust(width) for c in row))
     return "\n".join(lines)
+
+
+# --- a document's checked rows, on its page of "The five documents, checked" -----------------------
+
+_ROWS_CACHE: dict[str, tuple[list[dict[str, Any]], dict[str, Any], dict[str, int]]] = {}
+
+
+def _judged_rows(data: str | Path) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, int]]:
+    """Every errata/audit row under ``data`` (``errata/`` and ``audit/``), judged once per process, and
+    each row's first document line (its reading order)."""
+    key = str(Path(data).resolve())
+    if key not in _ROWS_CACHE:
+        rows = load_rows(Path(data) / "errata")
+        _ROWS_CACHE[key] = (rows, judge_all(rows), row_order(load_inventory(Path(data) / "audit")))
+    return _ROWS_CACHE[key]
+
+
+def _shown(row: dict[str, Any], judgement: Any) -> str:
+    """attnlib's value for a row: the exact value of a numeric row, else the values its verdict rests on."""
+    if judgement.exact is not None:
+        return render_value(judgement.exact, row.get("decimals"))
+    items = [f"{k}: {render_value(v, row.get('decimals'))}" for k, v in judgement.shown.items()]
+    if items:
+        return "; ".join(items)
+    return "holds, computed" if judgement.verdict == "correct" else "fails, computed"
+
+
+class MarkdownTable(str):
+    """A Markdown table that a notebook renders as a table (and stores as this text, which is compared)."""
+
+    def _repr_markdown_(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def checked_rows(document: str, *labels: str, data: str | Path = "_data") -> MarkdownTable:
+    """A Markdown table of the rows of ``document`` whose ``label`` is one of ``labels``, in the
+    document's reading order: what it prints, attnlib's value (computed now) and the verdict of
+    ``attnbook.errata.judge``, an erratum linked to the Errata page. ``data`` is ``book/_data``.
+    Used in: the pages "Document 000" ... "Document 004"."""
+    rows, judged, order = _judged_rows(data)
+    mine = [r for r in rows if str(r["document"]) == document and (not labels or r["label"] in labels)]
+    if not mine:
+        raise ValueError(f"document {document!r} has no rows with labels {labels!r} under {data}")
+    mine.sort(key=lambda r: order.get(r["id"], order.get(r.get("carried_from", ""), 10**9)))
+    lines = ["| what the document prints | document | attnlib | verdict |", "|---|---|---|---|"]
+    for r in mine:
+        j = judged[r["id"]]
+        verdict = j.verdict if j.verdict in ("correct", "carried") else f"[{j.verdict}](errata.ipynb)"
+        lines.append(f"| {_md(r['quantity'])} | `{_md(r['document_value'])}` | {_md(_shown(r, j))} | {verdict} |")
+    return MarkdownTable("\n".join(lines))
+
+
+def document_tally(document: str, data: str | Path = "_data") -> dict[str, int]:
+    """How many rows of ``document`` get each verdict (every row, carried values included).
+    Used in: the pages "Document 000" ... "Document 004"."""
+    rows, judged, _ = _judged_rows(data)
+    out: dict[str, int] = {}
+    for r in rows:
+        if str(r["document"]) == document:
+            out[judged[r["id"]].verdict] = out.get(judged[r["id"]].verdict, 0) + 1
+    return out
+
+
+def _md(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ").strip()

@@ -116,7 +116,7 @@ def test_rendered_pages() -> None:
     ]
     judged = {"r": errata.Judgement("correct", exact=[3.0, 0.5]), "w": errata.Judgement("wrong", exact=8.0)}
     page = errata.render_errata(rows, judged)
-    assert "an arithmetic slip" in page and "{ref}`y <ly>`" in page and "§1" not in page
+    assert "an arithmetic slip" in page and "{ref}`its check <ly>`" in page and "§1" not in page
     doc = _doc([{"section": "first", "lines": [1], "rows": ["r"]}, {"section": "later", "lines": [2], "pending": "book/z"}])
     page = audit.render_audit([doc], rows, judged)
     assert "`3 and 0.50` | `[3.0000, 0.5000]` | reproduced" in page

@@ -85,6 +85,21 @@ def test_row_links_to_a_label_in_its_chapter(row: dict) -> None:
     )
 
 
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r["id"])
+def test_row_points_to_the_page_of_its_document(row: dict) -> None:
+    """Every check lives on its document's page (part "The five documents, checked"), not in a lesson."""
+    assert row["chapter"] == f"book/document_{row['document']}", (
+        f"{row['id']}: document {row['document']} is checked on book/document_{row['document']}, not {row['chapter']}"
+    )
+
+
+def test_a_label_is_defined_on_one_page_only() -> None:
+    pages: dict[str, set[str]] = {}
+    for r in ROWS:
+        pages.setdefault(r["label"], set()).add(r["chapter"])
+    assert not {k: v for k, v in pages.items() if len(v) > 1}, "a MyST target can live on one page only"
+
+
 @pytest.mark.parametrize(
     ("printed", "computed", "verdict"),
     [("0.30", 0.3004, "correct"), ("0.30", 0.2949, "rounding"), ("[0.26, 0.37]", [0.2622, 0.3323], "wrong"),

@@ -16,6 +16,7 @@ import torch  # noqa: E402
 from matplotlib.collections import PathCollection  # noqa: E402
 
 import attnlib  # noqa: E402
+from attnbook import printed  # noqa: E402
 from attnbook.compare import compare_row, document_tensor, format_rows, side_by_side  # noqa: E402
 from attnlib import plots  # noqa: E402
 from attnlib.companions import examples  # noqa: E402
@@ -155,7 +156,7 @@ def test_side_by_side_lists_each_row_with_its_verdict() -> None:
 
 
 def test_document_tensor_parses_printed_rows() -> None:
-    t = document_tensor(examples.DOC002_HAPPY_PRINTED["weights"])
+    t = document_tensor(printed.DOC002_HAPPY_PRINTED["weights"])
     assert t.shape == (3, 3) and t.dtype == torch.float64
     assert t[1].tolist() == [0.26, 0.37, 0.37]
     with pytest.raises(ValueError, match="same number"):
@@ -177,7 +178,7 @@ def test_format_rows_is_aligned_and_rejects_wrong_labels() -> None:
 
 
 def test_document_printed_values_have_the_shapes_of_the_computation() -> None:
-    for rows, n in ((examples.DOC002_HAPPY_PRINTED["weights"], 3), (examples.DOC004_STEP_PRINTED["output"], 4)):
+    for rows, n in ((printed.DOC002_HAPPY_PRINTED["weights"], 3), (printed.DOC004_STEP_PRINTED["output"], 4)):
         assert document_tensor(rows).shape == (3, n)
     assert examples.HAPPY_EMBEDDINGS.shape == (3, 3) and len(examples.HAPPY_WORDS) == 3
     assert examples.STEP_Q.shape == examples.STEP_V.shape == (3, 4)

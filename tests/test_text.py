@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import attnlib
+from attnbook import printed
 from attnlib.companions import examples, text
 
 WORDS = st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), min_size=1, max_size=12)
@@ -49,8 +50,8 @@ def test_bag_of_words_is_the_sum_of_one_hots_and_ignores_order(tokens, seed) -> 
 
 def test_document_001_vocabulary_and_counts() -> None:
     vocab = text.build_vocab(examples.BOW_SENTENCES)
-    assert tuple(vocab) == examples.BOW_VOCAB_PRINTED
-    assert text.bag_of_words(examples.BOW_SENTENCES, vocab).tolist() == [list(r) for r in examples.BOW_COUNTS_PRINTED]
+    assert tuple(vocab) == printed.BOW_VOCAB_PRINTED
+    assert text.bag_of_words(examples.BOW_SENTENCES, vocab).tolist() == [list(r) for r in printed.BOW_COUNTS_PRINTED]
 
 
 def test_idf_is_zero_for_a_word_in_every_document_and_grows_as_a_word_gets_rarer() -> None:
@@ -139,7 +140,7 @@ def test_cycle_ratio_is_one_for_symmetric_scores_and_not_for_projected_ones(seed
 
 
 def test_document_001_hand_weights_are_not_a_softmax_of_symmetric_scores() -> None:
-    for w in examples.DOC001_HAND_WEIGHTS.values():
+    for w in printed.DOC001_HAND_WEIGHTS.values():
         torch.testing.assert_close(w.sum(dim=1), torch.ones(3))
         assert abs(text.softmax_cycle_ratio(w, [0, 1, 2]) - 1.0) > 0.5
 
@@ -159,7 +160,7 @@ def test_document_004_printed_queries_are_reproduced() -> None:
     torch.manual_seed(examples.BRL_SEED)
     w_q = torch.randn(4, 4) * 0.5
     q = examples.BRL_EMBEDDINGS @ w_q  # (3, 4)
-    torch.testing.assert_close(q.round(decimals=4), examples.BRL_Q_PRINTED, rtol=0, atol=1e-6)
+    torch.testing.assert_close(q.round(decimals=4), printed.BRL_Q_PRINTED, rtol=0, atol=1e-6)
 
 
 BAD = [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from attnlib.companions import examples, text
 
+from .. import printed
 from ..evidence import Finding
 from ._registry import Value, derives
 
@@ -30,4 +31,4 @@ def tfidf_captures_meaning() -> Value:
 @derives("bow-counts")
 def bow_counts() -> Value:
     """count vectors of 'I love apple and banana' and 'banana is tasty' over the printe."""
-    return text.bag_of_words(examples.BOW_SENTENCES, examples.BOW_VOCAB_PRINTED).tolist()
+    return text.bag_of_words(examples.BOW_SENTENCES, printed.BOW_VOCAB_PRINTED).tolist()

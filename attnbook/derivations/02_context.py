@@ -5,8 +5,9 @@ from __future__ import annotations
 import torch
 
 import attnlib
-from attnlib.companions import examples, text
+from attnlib.companions import text
 
+from .. import printed
 from ..evidence import Finding, MadeUp
 from ._registry import Value, derives
 
@@ -14,7 +15,7 @@ from ._registry import Value, derives
 @derives("doc001-hand-picked-weights")
 def doc001_hand_picked_weights() -> Value:
     """Mixing weights of 'money bank grows' and 'river bank flows'."""
-    ratios = {s: text.softmax_cycle_ratio(w, [0, 1, 2]) for s, w in examples.DOC001_HAND_WEIGHTS.items()}
+    ratios = {s: text.softmax_cycle_ratio(w, [0, 1, 2]) for s, w in printed.DOC001_HAND_WEIGHTS.items()}
     return MadeUp(
         confirmed=all(abs(r - 1) > 0.5 for r in ratios.values()),
         shown={f"loop product of '{s}' (softmax rows give exactly 1)": r for s, r in ratios.items()},
@@ -24,7 +25,7 @@ def doc001_hand_picked_weights() -> Value:
 @derives("doc004-bank-river-weights")
 def doc004_bank_river_weights() -> Value:
     """Weights of 'bank' on river / of / The in 'The bank of the river'."""
-    total = sum(examples.BANK_OF_RIVER_WEIGHTS_PRINTED.values())
+    total = sum(printed.BANK_OF_RIVER_WEIGHTS_PRINTED.values())
     return MadeUp(confirmed=abs(total - 0.95) < 1e-12, shown={"sum of the three printed weights": total})
 
 

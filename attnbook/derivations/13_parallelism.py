@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from attnlib.companions import examples, recurrence
 
+from .. import printed
 from ..evidence import Finding, MadeUp
 from ._registry import Value, derives
 
@@ -29,7 +30,7 @@ def parallel_rnn_total_steps() -> Value:
 @derives("parallel-it-scores-illustrative")
 def parallel_it_scores_illustrative() -> Value:
     """Attention of 'it' to The, bank, approved, the, loan (made up)."""
-    total = sum(examples.BANK_LOAN_IT_SCORES.values())
+    total = sum(printed.BANK_LOAN_IT_SCORES.values())
     return MadeUp(
         confirmed=total > 1,
         shown={"sum of the five printed values (softmax weights sum to 1 over all nine)": total},

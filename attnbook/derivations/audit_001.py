@@ -10,6 +10,7 @@ import torch
 import attnlib
 from attnlib.companions import examples, scaling, text
 
+from .. import printed
 from ..evidence import MadeUp
 from ._registry import Value, derives
 
@@ -86,7 +87,7 @@ def doc001_apple_leans_taste() -> Value:
 @derives("doc001-hand-weights-printed")
 def doc001_hand_weights_printed() -> Value:
     """the six hand-picked weight rows, as printed (the book's verdict on them is the i."""
-    return torch.stack(list(examples.DOC001_HAND_WEIGHTS.values()))
+    return torch.stack(list(printed.DOC001_HAND_WEIGHTS.values()))
 
 
 @derives("doc001-softmax-sums-to-one")

@@ -9,6 +9,7 @@ import torch
 import attnlib
 from attnlib.companions import examples, recurrence
 
+from .. import printed
 from ..evidence import MadeUp
 from ._registry import Value, derives
 
@@ -28,7 +29,7 @@ def doc004_static_bank() -> Value:
 @derives("doc004-bank-output-shares")
 def doc004_bank_output_shares() -> Value:
     """Shares of V[river] and V[of] in the output for 'bank' (made up)."""
-    shares = [round(100 * examples.BANK_OF_RIVER_WEIGHTS_PRINTED[w]) for w in ("river", "of")]
+    shares = [round(100 * printed.BANK_OF_RIVER_WEIGHTS_PRINTED[w]) for w in ("river", "of")]
     return MadeUp(
         confirmed=shares == [50, 30], shown={"the printed weights of river and of, in percent": shares}
     )

@@ -1,6 +1,7 @@
 """The errata: every document value or claim the book checks, judged by one written rule.
 
-Rows live as YAML in ``book/_data/errata/<chapter>.yml`` (one file per chapter, a list of rows).
+Rows live as YAML in ``book/_data/errata/<file>.yml`` (each file a list of rows; a file is named after the
+lesson whose subject its rows are, or ``audit_NNN`` for the rest of document NNN's numbers).
 Each row has these keys:
 
 ==================  ======================================================================================
@@ -16,8 +17,8 @@ key                 meaning
 ``why``             (errata only) one sentence on why the document differs; its numbers must be
                     the document's own or values the page prints (``tests/test_typed_numbers.py``)
 ``cause``           (errata only) one of ``CAUSES``
-``chapter``         the book page that shows the right value, e.g. ``book/04_magnitude``
-``label``           the MyST target (``(label)=``) in that chapter, next to the example
+``chapter``         the page that shows the check: the document's own page, ``book/document_<document>``
+``label``           the MyST target (``(label)=``) on that page, next to the example
 ``decimals``        (optional) how many decimals to show for the computed value
 ``consequences``    (optional) rows for values that carry this erratum into later steps (verdict
                     ``carried``); they inherit ``INHERITED`` keys and are not counted as errata

@@ -79,7 +79,7 @@ def render_errata(rows: list[dict[str, Any]], judgements: dict[str, Judgement], 
             j = judgements[r["id"]]
             out.append(
                 f"**{_cell(r['section'])}** — {_cell(r['quantity'])}\n\n"
-                f"- document: `{_cell(r['document_value'])}` ({{ref}}`{r['chapter'].split('/')[-1]} <{r['label']}>`)\n"
+                f"- document: `{_cell(r['document_value'])}` ({{ref}}`its check <{r['label']}>`)\n"
                 f"{_values_line(r, j)}\n"
                 f"- verdict: **{j.verdict}** ({_cell(r.get('cause', '?'))}). {_cell(r['why'])}"
             )

@@ -1,7 +1,8 @@
 """The worked-example inputs of the source documents, as named data.
 
 Every chapter that reproduces a document's example takes its inputs from here, so a number is
-typed once. Values are exactly those printed in the documents (shared/seeds).
+typed once. Values are exactly those printed in the documents (shared/seeds). The values the
+documents print as *results* are not inputs: they live in the book's tooling, ``attnbook.printed``.
 """
 
 from __future__ import annotations
@@ -34,56 +35,12 @@ IT_VALUES = torch.tensor([[2.0, 1.5], [0.5, 0.3], [-0.5, 1.2]])  # (3, 2), rows 
 HAPPY_WORDS = ("I", "am", "happy")
 HAPPY_EMBEDDINGS = torch.tensor([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6], [0.7, 0.8, 0.9]])  # (3, 3), rows follow HAPPY_WORDS
 
-# Document 002's printed results for "I am happy", exactly as the document prints them (strings).
-# These are the DOCUMENT's values, kept only for the side-by-side comparison; several are wrong
-# (see book/_data/errata/07_i_am_happy.yml). Rows follow HAPPY_WORDS.
-DOC002_HAPPY_PRINTED: dict[str, tuple[str, ...]] = {
-    "scores": ("[0.14, 0.32, 0.50]", "[0.32, 0.77, 1.22]", "[0.50, 1.22, 1.94]"),  # Step 3, Q·Kᵀ
-    "sqrt_dk": ("1.73",),  # Step 4, "√3 ≈ 1.73", the divisor it writes
-    "scaled": ("[0.08, 0.18, 0.29]", "[0.18, 0.44, 0.70]", "[0.29, 0.70, 1.12]"),  # Step 4
-    "row1_exp": ("[1.083, 1.197, 1.336]",),  # Step 5, exp of the first scaled row
-    "row1_exp_sum": ("3.616",),  # Step 5, "Sum ≈ 3.616"
-    "weights": ("[0.30, 0.33, 0.37]", "[0.26, 0.37, 0.37]", "[0.25, 0.36, 0.39]"),  # Step 5
-    "context": ("[0.42, 0.53, 0.62]", "[0.433, 0.533, 0.633]", "[0.442, 0.542, 0.642]"),  # Step 6
-}
 
-# Document 004, Part 4 worked example ("it" -> animal/street/because), the document's printed
-# values (strings, as printed). "code" is the printout of its executable cell; "hand" is its
-# hand derivation (Step 2-4 formulas, repeated in Appendix A). Used in: "Worked example: 'it'".
-DOC004_IT_PRINTED: dict[str, dict[str, str]] = {
-    "code": {
-        "scores": "10.0, 7.0, 5.0",
-        "scaled": "7.07, 4.95, 3.54",
-        "weights": "0.87, 0.10, 0.03",
-        "percent": "87, 10, 3",
-        "context": "[1.78, 1.37]",
-    },
-    "hand": {
-        "sqrt_dk": "1.41",
-        "logits": "7.09, 4.96, 3.54",
-        "exp": "1199, 142, 34",
-        "exp_sum": "1375",
-        "percent": "87, 10, 3",
-        "weights": "0.87, 0.10, 0.03",
-        "term_animal": "[1.74, 1.31]",
-        "term_street": "[0.05, 0.03]",
-        "term_because": "[-0.01, 0.04]",
-        "context": "[1.78, 1.37]",
-    },
-}
 
 # Document 004, Part 5, "step-by-step with PyTorch": three tokens with 4-d vectors (the last two
 # dimensions are zero). The document sets K = Q. Used in: "Attention maps".
 STEP_Q = torch.tensor([[3.0, 1.0, 0.0, 0.0], [1.0, 4.0, 0.0, 0.0], [2.0, 2.0, 0.0, 0.0]])  # (3, 4)
 STEP_V = torch.tensor([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.5, 0.5, 0.0, 0.0]])  # (3, 4)
-# Its printout, row by row, as printed (the document's values, for the comparison).
-DOC004_STEP_PRINTED: dict[str, tuple[str, ...]] = {
-    "scaled": ("[5.0000, 3.5000, 4.0000]", "[3.5000, 8.5000, 5.0000]", "[4.0000, 5.0000, 4.0000]"),
-    "weights": ("[0.6285, 0.1402, 0.2312]", "[0.0065, 0.9644, 0.0291]", "[0.2119, 0.5761, 0.2119]"),
-    "row_sums": ("[1.0000, 1.0000, 1.0000]",),
-    "output": ("[0.7441, 0.2559, 0.0000, 0.0000]", "[0.0211, 0.9789, 0.0000, 0.0000]",
-               "[0.3179, 0.6821, 0.0000, 0.0000]"),
-}
 
 # A whole sentence around the words of document 004's pronoun example (our choice: the document
 # names only "it", "animal", "street" and "because"), for an untrained attention map.
@@ -96,11 +53,10 @@ PRONOUN_SENTENCE = ("The", "animal", "didn't", "cross", "the", "street", "becaus
 # Used in: "Words to numbers".
 OHE_VOCAB = ("apple", "banana", "cat", "dog")
 
-# Document 001, §1.2: the two bag-of-words sentences, the vocabulary and count vectors it prints.
+# Document 001, §1.2: the two bag-of-words sentences (the vocabulary and counts it prints are in
+# attnbook.printed, with the documents' other printed values).
 # Used in: "Words to numbers".
 BOW_SENTENCES = ("I love apple and banana", "banana is tasty")
-BOW_VOCAB_PRINTED = ("I", "love", "apple", "and", "banana", "is", "tasty")
-BOW_COUNTS_PRINTED = ((1, 1, 1, 1, 1, 0, 0), (0, 0, 0, 0, 1, 1, 1))
 
 # Our own six-document corpus for TF-IDF (not from a document): "banana" is in five of the six
 # documents, "tasty" in one, as in the scenario of document 001, §1.3. Used in: "Words to numbers".
@@ -148,17 +104,10 @@ BANK_EMBEDDINGS = {
     "flows": torch.tensor([0.3, 1.3]),
 }
 
-# Document 001, §4.2: the hand-picked (ILLUSTRATIVE) mixing weights, one row per word of each
-# sentence, columns in sentence order. Used in: "Context changes meaning".
-DOC001_HAND_WEIGHTS = {
-    "money bank grows": torch.tensor([[0.70, 0.20, 0.10], [0.25, 0.70, 0.05], [0.10, 0.20, 0.70]]),
-    "river bank flows": torch.tensor([[0.80, 0.15, 0.05], [0.20, 0.78, 0.02], [0.40, 0.01, 0.59]]),
-}
 
 # Document 004, Part 1: what "bank" attends to in "The bank of the river" (ILLUSTRATIVE values,
 # the document gives no embeddings). Used in: "Context changes meaning".
 BANK_OF_RIVER_TOKENS = ("The", "bank", "of", "the", "river")
-BANK_OF_RIVER_WEIGHTS_PRINTED = {"river": 0.50, "of": 0.30, "The": 0.15}
 
 # Document 004, Part 2: three 4-d embeddings, then torch.manual_seed(42) and W_Q, W_K, W_V each
 # drawn as torch.randn(4, 4) * 0.5 in that order; the document prints Q = E @ W_Q.
@@ -166,9 +115,6 @@ BANK_OF_RIVER_WEIGHTS_PRINTED = {"river": 0.50, "of": 0.30, "The": 0.15}
 BRL_WORDS = ("bank", "river", "loan")
 BRL_EMBEDDINGS = torch.tensor([[0.5, 0.3, 0.8, 0.2], [0.2, 0.9, 0.1, 0.3], [0.8, 0.1, 0.4, 0.7]])  # (3, 4)
 BRL_SEED = 42
-BRL_Q_PRINTED = torch.tensor(
-    [[0.2098, 0.7902, -0.0152, -1.2523], [0.3512, -0.4083, -0.0643, -0.8885], [0.3995, 0.6671, 0.0105, -0.9363]]
-)  # (3, 4), as printed to 4 decimals
 
 # Document 000, steps 1-4: "Your journey starts with one step", 3-d inputs projected to 2-d with
 # torch.manual_seed(123) then W_q, W_k, W_v = torch.rand(3, 2) each. The document does not print
@@ -181,8 +127,6 @@ JOURNEY_INPUTS = torch.tensor(
      [0.05, 0.80, 0.55]]
 )  # (6, 3)
 JOURNEY_SEED = 123
-JOURNEY_SCORES_PRINTED = (14.5, 25.1, 24.8, 14.3, 8.6, 17.6)
-JOURNEY_WEIGHTS_PRINTED = (0.15, 0.22, 0.22, 0.13, 0.09, 0.18)
 
 
 def journey_self_attention() -> torch.nn.Module:
@@ -195,16 +139,6 @@ def journey_self_attention() -> torch.nn.Module:
         torch.manual_seed(JOURNEY_SEED)
         return SelfAttentionV1(3, 2)
 
-# Document 001, §3.1: its comparison table (✅ → "yes", ❌ → "no"; qualifiers kept).
-# Used in: "Words to numbers".
-DOC001_TABLE_COLUMNS = ("Type", "Captures frequency", "Captures meaning", "Handles context")
-DOC001_TABLE = {
-    "One-hot": ("Sparse & Static", "no", "no", "no"),
-    "Bag of words": ("Sparse & Static", "yes", "no", "no"),
-    "TF-IDF": ("Sparse & Static", "yes (weighted)", "yes (importance)", "no"),
-    "Word embeddings": ("Dense & Static", "yes", "yes", "no"),
-    "Contextual embeddings": ("Dense & Dynamic", "yes", "yes", "yes"),
-}
 
 # --- "Attention in PyTorch" and "Multi-head attention and the causal mask" (ch-torch) ---------
 # Document 004, Part 7: the sizes of the walkthrough (a batch of 2 sequences of 10 tokens,
@@ -223,28 +157,17 @@ PUBLISHED_SIZES = {
     "GPT-2 small": {"d_model": 768, "num_heads": 12},
 }
 
-# Document 002, multi-head section: the sentence and the per-head weights it quotes. The weights
-# are illustrative (the document gives no embeddings or trained weights to compute them from).
-# Each entry: (head, relation named by the document, query word, key word, weight).
-# "has_property" is not a word of the sentence; the document writes it in the key's place.
-# Used in: "Multi-head attention and the causal mask".
-QUICK_FOX_TOKENS = ("The", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog")
-QUICK_FOX_ILLUSTRATIVE = (
-    (1, "subject-verb", "fox", "jumps", 0.9),
-    (1, "subject-verb", "dog", "has_property", 0.7),
-    (2, "adjective-noun", "quick", "fox", 0.85),
-    (2, "adjective-noun", "brown", "fox", 0.8),
-    (2, "adjective-noun", "lazy", "dog", 0.9),
-    (3, "spatial", "over", "fox and dog", 0.8),
-)
 
 
 # Document 003, section 2.1: two sentences with the same words in another order.
 # Used in: "From scratch in NumPy, and learning".
 ORDER_SENTENCES = ("man scratches a cat", "cat scratches a man")
 
-# Document 004, Part 3: the sentence traced through an RNN and through attention, and the
-# document's hand-written scores of "it" against the first five words (illustrative, not computed).
+
+# Document 002, multi-head section: the sentence of its per-head example (the weights it quotes
+# are printed values, in attnbook.printed). Used in: "Multi-head attention and the causal mask".
+QUICK_FOX_TOKENS = ("The", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog")
+
+# Document 004, Part 3: the sentence traced through an RNN and through attention.
 # Used in: "Why attention is parallel".
 BANK_LOAN_SENTENCE = "The bank approved the loan because it was well-capitalized"
-BANK_LOAN_IT_SCORES = {"The": 0.05, "bank": 0.82, "approved": 0.08, "the": 0.02, "loan": 0.15}
