@@ -177,7 +177,7 @@ class MultiHeadAttention(nn.Module):
 
     @property
     def d_model(self) -> int:
-        """The query width ``d_in`` (the name chapter 14 uses when ``d_in == d_out``)."""
+        """The query width ``d_in`` (the name chapter 13 uses when ``d_in == d_out``)."""
         return self.d_in
 
     def _split(self, x: torch.Tensor) -> torch.Tensor:

@@ -11,7 +11,7 @@ queries and keys.
 ``MultiHeadAttention(rope=True)`` applies ``apply_rope`` to every head's queries and keys;
 ``attnlib.companions.order`` holds the chapter's measured comparison of the schemes.
 
-Chapter: "Where words are: positions" (book/15_positions.ipynb).
+Chapter: "Where words are: positions" (book/14_positions.ipynb).
 """
 
 from __future__ import annotations

@@ -35,9 +35,9 @@ TARGET_N_SPEED = 1024  # where the readable path's ratio and breakdown are repor
 DECODE_SIZES, TARGET_N_DECODE, TARGET_DECODE = (1024, 4096), 1024, 10.0
 TARGET_N_MEMORY, TARGET_MEMORY = 8192, 1.5
 TARGET_N_CHUNKED, TARGET_CHUNKED = (2048, 4096, 8192), 0.6  # chunked throughput vs SDPA, at each of these n
-# A run's tile-step measurement goes next to the other results, never into the book: chapter 17 prints
+# A run's tile-step measurement goes next to the other results, never into the book: chapter 16 prints
 # the committed snapshot book/_data/bench/tile_step.json, so a benchmark cannot change what the book's
-# checks compare. To refresh the snapshot, copy the new file there and re-execute chapter 17.
+# checks compare. To refresh the snapshot, copy the new file there and re-execute chapter 16.
 TILE_OUT = Path(__file__).resolve().parent / "results" / "tile_step.json"
 BOOK_SNAPSHOT = Path(__file__).resolve().parent.parent / "book" / "_data" / "bench" / "tile_step.json"
 MIB = 2**20
@@ -350,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="OMP_WAIT_POLICY for the workers (default PASSIVE; '' keeps the OpenMP default)")
     ap.add_argument("--out", type=Path, help="also write the report (Markdown) to this file")
     ap.add_argument("--tile-out", type=Path, default=TILE_OUT,
-                    help=f"where the tile-step measurement goes, as JSON (default {TILE_OUT}; chapter 17 prints "
+                    help=f"where the tile-step measurement goes, as JSON (default {TILE_OUT}; chapter 16 prints "
                          f"the committed snapshot {BOOK_SNAPSHOT.relative_to(BOOK_SNAPSHOT.parents[3])})")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -416,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.tile_out:
         args.tile_out.parent.mkdir(parents=True, exist_ok=True)
         args.tile_out.write_text(json.dumps(tile, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"tile step written to {args.tile_out}; chapter 17 prints {BOOK_SNAPSHOT} (copy it there and "
+        print(f"tile step written to {args.tile_out}; chapter 16 prints {BOOK_SNAPSHOT} (copy it there and "
               f"re-execute the chapter to publish this measurement)")
     speed_n = TARGET_N_SPEED if TARGET_N_SPEED in args.sizes else None
     breakdown = None

@@ -1,8 +1,8 @@
-"""Time of "Train it yourself" (chapter 18) in Chromium: the chapter's default run, from the click on
+"""Time of "Train it yourself" (chapter 17) in Chromium: the chapter's default run, from the click on
 Train to the last step drawn, and how long the page stays busy at a time while it trains.
 
 Serves the built site (_build/html) on 127.0.0.1 with every other host blocked, opens
-book/18_learning.html in Debian's Chromium (Playwright, headless) and, ``--runs`` times (default 5),
+book/17_learning.html in Debian's Chromium (Playwright, headless) and, ``--runs`` times (default 5),
 presses Train with the chapter's settings (1000 training and 1000 held-out sentences, d_model 16,
 150 steps) and waits for the end. Per run it reports:
 

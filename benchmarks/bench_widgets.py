@@ -47,7 +47,7 @@ TEXT_BOXES = {"AskModel": ("sentence", ["we", "we sat", "we sat on", "we sat on 
 # Widgets driven by a button: each input is a click on it (a new word written); when it is disabled (the
 # story ended), the second button starts again, untimed.
 BUTTONS = {"WriteWithModel": ("next", "restart")}
-PAGES = ["book/05_softmax.html", "book/06_scaling.html", "book/08_it_attends.html", "book/18_learning.html", "book/20_a_model_that_writes.html"]
+PAGES = ["book/05_softmax.html", "book/06_scaling.html", "book/08_it_attends.html", "book/17_learning.html", "book/19_a_model_that_writes.html"]
 
 _TIME_TEXT = """async ([root, name, sentences, n]) => {
   const el = eval(root);

@@ -13,13 +13,13 @@ import numpy as np
 from attnlib.companions import trainer
 from bookdev import widgets as wd
 
-PAGE = "book/18_learning.html"
+PAGE = "book/17_learning.html"
 FIELDS = ("senses", "sentences", "n_train", "n_test", "d_model", "lr", "weight_decay", "steps", "seed", "watch")
 ENDED = ("done", "diverged", "stopped", "error", "idle")
 
 
 def find(page: Any, site_url: str) -> wd.Widget:
-    """Open chapter 18 and return its one TrainItYourself widget."""
+    """Open chapter 17 and return its one TrainItYourself widget."""
     found = [w for w in wd.load_widget_page(page, site_url, PAGE) if w.kind == "TrainItYourself"]
     assert len(found) == 1, f"{PAGE}: expected one TrainItYourself, found {len(found)}"
     return found[0]

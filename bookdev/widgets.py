@@ -96,7 +96,7 @@ def find_widgets(page: Any) -> list[Widget]:
 
 
 def load_widget_page(page: Any, site_url: str, path: str) -> list[Widget]:
-    """Open the built page ``path`` (e.g. ``"book/16_decoding.html"``) in ``page``, wait until every
+    """Open the built page ``path`` (e.g. ``"book/15_decoding.html"``) in ``page``, wait until every
     widget on it rendered, and return them. Fails with a clear message if the page is not built."""
     if not (SITE / path).is_file():
         raise AssertionError(f"{path} is not in the built site: run 'make book'")

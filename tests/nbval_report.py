@@ -41,14 +41,14 @@ from nbval.plugin import IPyNbCell
 
 #: Largest RMS difference of two figures' pixels (0-255) that still counts as the same figure.
 FIGURE_RMS = 1.0
-#: Packed weights (base64 float32, chapter 20's language model) agree when the norm of their difference
+#: Packed weights (base64 float32, chapter 19's language model) agree when the norm of their difference
 #: is at most this share of their norm: trained again with generic kernels (make test-portable), the
 #: 400 AdamW steps end 0.27 % away from the AVX2 run (largest weight difference 3.5e-3), while training
 #: 10 steps fewer ends 2.2 % away. Anything that changes the model more than a CPU does is caught.
 PACKED_RTOL = 0.01
 #: Numbers in the widget state agree to this relative tolerance, or to ``STATE_ATOL`` absolute: the
 #: float32 weights of a model the book trains differ by up to 2.3e-5 between CPUs (generic kernels
-#: against AVX-512, measured on chapter 18's 150 Adam steps), far below what a reader sees (the
+#: against AVX-512, measured on chapter 17's 150 Adam steps), far below what a reader sees (the
 #: widgets show probabilities and weights to 2 or 3 decimals).
 STATE_RTOL = 1e-6
 STATE_ATOL = 1e-4

@@ -94,8 +94,8 @@ def test_a_near_miss_says_the_method_is_right_and_to_check_the_rounding() -> Non
 
 
 def test_the_right_number_in_another_unit_is_named_a_unit_slip() -> None:
-    """16.5 asks for MFLOP: the FLOP count is the right method in the wrong unit, not a wrong step."""
-    ex = EXERCISES["16.5"]
+    """15.5 asks for MFLOP: the FLOP count is the right method in the wrong unit, not a wrong step."""
+    ex = EXERCISES["15.5"]
     flops = f"{ex.answer.value.value[0] * 1e6:.0f}"
-    v = diagnose("16.5", (ex.answer.wrong_step, flops))
+    v = diagnose("15.5", (ex.answer.wrong_step, flops))
     assert v.status == "not-yet" and "the unit is not" in v.message, v.text()

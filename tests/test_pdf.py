@@ -74,8 +74,8 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
     assert 'execute_notebooks: "off"' in copied or "execute_notebooks: 'off'" in copied or "execute_notebooks: off" in copied
     assert config()["latex"]["latex_engine"] == "xelatex"
     assert "## " not in (tmp_path / "src" / "book" / "intro.md").read_text(encoding="utf-8")
-    # the widgets of chapters 15, 16 and 18 print their default figure too
-    for chapter, count in (("15_positions", 1), ("16_decoding", 1), ("18_learning", 3)):
+    # the widgets of chapters 14, 15 and 17 print their default figure too
+    for chapter, count in (("14_positions", 1), ("15_decoding", 1), ("17_learning", 3)):
         nb = json.loads((tmp_path / "src" / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
         printed = [o for c in nb["cells"] for o in c.get("outputs", []) if "image/png" in o.get("data", {})
                    and "".join(o["data"].get("text/plain", "")).startswith(pdf_source.PRINT_FIGURES)]
@@ -83,9 +83,9 @@ def test_the_print_copy_replaces_every_slider_with_its_figure_and_a_line(tmp_pat
 
 
 def test_the_rotary_widget_prints_its_own_numbers() -> None:
-    """Chapter 15's widget as the page opens: one arrow per vector, the pair's turned coordinates, and
+    """Chapter 14's widget as the page opens: one arrow per vector, the pair's turned coordinates, and
     the score in the title."""
-    nb = json.loads((ROOT / "book" / "15_positions.ipynb").read_text(encoding="utf-8"))
+    nb = json.loads((ROOT / "book" / "14_positions.ipynb").read_text(encoding="utf-8"))
     state = nb["metadata"]["widgets"][pdf_source.STATE_MIME]["state"]
     data = next(o["data"] for c in nb["cells"] for o in c.get("outputs", [])
                 if pdf_source.WIDGET_MIME in o.get("data", {}) and "".join(o["data"]["text/plain"]).startswith("Rotary"))
@@ -99,9 +99,9 @@ def test_the_rotary_widget_prints_its_own_numbers() -> None:
     assert f"{n['score']:.3f}" in ax.get_title() and "both together" in moving
 
 
-@pytest.mark.parametrize(("chapter", "name"), [("16_decoding", "DecodingStepper"), ("18_learning", "TrainingReplay"),
-                                               ("18_learning", "AskModel"), ("18_learning", "TrainItYourself"),
-                                               ("20_a_model_that_writes", "WriteWithModel")])
+@pytest.mark.parametrize(("chapter", "name"), [("15_decoding", "DecodingStepper"), ("17_learning", "TrainingReplay"),
+                                               ("17_learning", "AskModel"), ("17_learning", "TrainItYourself"),
+                                               ("19_a_model_that_writes", "WriteWithModel")])
 def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str, name: str) -> None:
     nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     state = nb["metadata"]["widgets"][pdf_source.STATE_MIME]["state"]
@@ -202,7 +202,7 @@ def test_a_math_page_and_a_figure_page_render(pdf: Path, tmp_path: Path) -> None
     math_page = next(i + 1 for i, t in enumerate(pages) if "Tensors of one attention head" in t)
     img = _render(pdf, math_page, tmp_path)
     _not_blank(img, "math")
-    # chapter 14's tiling figure: the page that carries its caption holds an image with colour in it
+    # chapter 13's tiling figure: the page that carries its caption holds an image with colour in it
     fig_page = next(i + 1 for i, t in enumerate(pages) if "The tiles of chunked attention" in t)
     images = subprocess.run([_tool("pdfimages"), "-list", "-f", str(fig_page), "-l", str(fig_page), str(pdf)],
                             capture_output=True, text=True, check=True).stdout.splitlines()[2:]

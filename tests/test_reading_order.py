@@ -48,5 +48,5 @@ def test_a_document_page_points_to_the_next_page_of_its_part(page: str) -> None:
 
 
 def test_the_rule_finds_a_stale_pointer() -> None:
-    assert [a or b for a, b in LINK.findall("Next: {doc}`11_pytorch`, then [x](12_numpy_scratch.ipynb).")] == [
-        "11_pytorch", "12_numpy_scratch"]
+    assert [a or b for a, b in LINK.findall("Next: {doc}`11_pytorch`, then [x](10_numpy_scratch.ipynb).")] == [
+        "11_pytorch", "10_numpy_scratch"]

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NUMBER = re.compile(r"(?<![\w.\-])-?\d+(?:[.,]\d+)*(?![\w])")
 # Reviewed exceptions: small counts and constants of the mathematics (0, 1, 2, ½ as "1/2", 10 as a base),
 # the constant of the sinusoidal encoding (10000), and the year of the Transformer paper. Section numbers are skipped by context ("§4.3", "Part 4",
-# "Step 3", "chapter 12"), and so are numbers inside links, MyST targets and roles.
+# "Step 3", "chapter 10"), and so are numbers inside links, MyST targets and roles.
 ALLOWED = {"0", "1", "2", "10", "10000", "2017"}
 CONTEXT = re.compile(r"(§|Part |Step |step |[Cc]hapter |section |Section |Listing |Appendix |line |Table )$")
 STRIP = [re.compile(p) for p in (r"\]\([^)]*\)", r"\(\S+\)=", r"\{(?:glue|glue:text|ref|numref|doc)\}`[^`]*`",

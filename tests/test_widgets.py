@@ -266,7 +266,7 @@ def test_es_modules_ship_as_package_data_and_are_self_contained() -> None:
         assert "import " not in esm and "http" not in esm.replace("http://www.w3.org/2000/svg", "")
 
 
-# --- "Train it yourself" (chapter 18): the page's trainer against attnlib.companions.trainer, without a browser --------
+# --- "Train it yourself" (chapter 17): the page's trainer against attnlib.companions.trainer, without a browser --------
 from attnlib.companions import learning, trainer  # noqa: E402
 from attnlib.widgets import TrainItYourself  # noqa: E402
 

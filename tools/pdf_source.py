@@ -151,7 +151,7 @@ def figure(widget: Any) -> tuple[plt.Figure, str]:
 
 
 def _learned_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
-    """The two-panel print figures of the decoding and learning widgets (chapters 16 and 18)."""
+    """The two-panel print figures of the decoding and learning widgets (chapters 15 and 17)."""
     name = type(widget).__name__
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [1, 1.3]})
     if name == "DecodingStepper":
@@ -193,7 +193,7 @@ def _learned_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
 
 
 def _trainer_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
-    """Chapter 18's "train it yourself" with its default settings, trained to the end: the loss and the
+    """Chapter 17's "train it yourself" with its default settings, trained to the end: the loss and the
     held-out accuracy at every step, and the watched sentence's attention row after the last step."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [1.3, 1]})
     steps = list(range(len(n["losses"])))
@@ -209,7 +209,7 @@ def _trainer_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
 
 
 def _writer_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
-    """Chapter 20's widget as the page opens: the five most likely words of the last new word, and
+    """Chapter 19's widget as the page opens: the five most likely words of the last new word, and
     the watched head's row of every new word over the context (0 where a word did not exist yet)."""
     if "error" in n or not n["new"]:
         raise ValueError(f"the WriteWithModel has nothing written to print: {n.get('error', 'steps = 0')}")

@@ -16,7 +16,7 @@ Backward, from the loss to the three projections::
     dQ = dZ K / √d_k,  dK = dZᵀ Q / √d_k
     dW_Q = Xᵀ dQ,  dW_K = Xᵀ dK,  dW_V = Xᵀ dV
 
-Chapter: "Attention that learns" (book/18_learning.ipynb). Chapter 12 stops at W_V; this module
+Chapter: "Attention that learns" (book/17_learning.ipynb). Chapter 10 stops at W_V; this module
 carries the gradient on through the softmax into W_Q and W_K.
 """
 

@@ -11,8 +11,8 @@ stand anywhere in the sentence; the other words are fillers shared by every sens
     c = (A V)[ambiguous position]                # (batch, d), the context vector of the word
     logits = c W_c + b_c                         # (batch, senses)
 
-Chapters: "Attention that learns" (book/18_learning.ipynb) and "Attention we can check"
-(book/19_known_attention.ipynb, through ``AttentionReadout`` and ``fit``).
+Chapters: "Attention that learns" (book/17_learning.ipynb) and "Attention we can check"
+(book/18_known_attention.ipynb, through ``AttentionReadout`` and ``fit``).
 """
 
 from __future__ import annotations

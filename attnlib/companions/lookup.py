@@ -11,7 +11,7 @@ The ideal attention row of the query is one-hot on the item with the asked lette
 layer does exactly that: ``W_Q`` and ``W_K`` send the query's letter and the item's letter to the
 same coordinate (score β²/√d for the match, 0 otherwise), ``W_V`` copies the digit, ``W_c`` reads it.
 
-Chapter: "Attention we can check" (book/19_known_attention.ipynb).
+Chapter: "Attention we can check" (book/18_known_attention.ipynb).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ the same at every length, so a model trained on short sequences can be tested on
   with no positions, sinusoidal or learned position vectors added, or rotary positions;
 - ``train_echo``: full-batch Adam (``attnlib.companions.learning.fit``) in float64; ``echo_accuracy``.
 
-Chapter: "Where words are: positions" (book/15_positions.ipynb).
+Chapter: "Where words are: positions" (book/14_positions.ipynb).
 """
 
 from __future__ import annotations

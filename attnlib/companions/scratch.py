@@ -4,7 +4,7 @@ Document 003's pipeline, one piece per function: a word tokenizer, a seeded embe
 positional encodings (small random vectors and the standard sinusoids), ``self_attention`` on top of
 attnlib's attention, a linear predictor with a mean-squared-error loss, the manual gradient into
 ``W_V`` and a short training loop; a torch-autograd gradient check of that manual gradient.
-The recurrence that chapter 13 sets against this attention layer lives in ``attnlib.companions.recurrence``.
+The recurrence that chapter 12 sets against this attention layer lives in ``attnlib.companions.recurrence``.
 
 Core module: NumPy (and torch for the autograd check only), no plotting.
 Chapters: "From scratch in NumPy, and learning" (11); "Why attention is parallel" (12) reuses its

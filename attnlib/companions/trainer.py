@@ -15,7 +15,7 @@ the corpus, the initial weights and every Adam step come out the same in Python 
 * the update is ``attnlib.companions.learning.adam_step`` (Adam with the decoupled weight decay of AdamW), with
   the bias corrections kept as running products so that no ``pow`` is needed.
 
-Chapter: "Attention that learns" (book/18_learning.ipynb).
+Chapter: "Attention that learns" (book/17_learning.ipynb).
 """
 
 from __future__ import annotations

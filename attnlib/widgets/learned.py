@@ -8,7 +8,7 @@ a live kernel and on the static page.
 * ``AskModel`` stores the trained parameters; its ES module runs embedding → attention → readout in
   float64, the same computation as ``attnlib.companions.learning.predict_np``.
 
-Chapter: "Attention that learns" (book/18_learning.ipynb).
+Chapter: "Attention that learns" (book/17_learning.ipynb).
 """
 
 from __future__ import annotations

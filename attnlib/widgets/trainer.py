@@ -5,7 +5,7 @@ full-batch Adam, drawing the loss, the held-out accuracy and the watched sentenc
 learns. Its ES module (``trainer_core.js`` + ``trainer.js``) repeats :mod:`attnlib.companions.trainer` line for line,
 so the page's numbers are Python's: ``numbers()`` is that Python run for the widget's settings.
 
-Chapter: "Attention that learns" (book/18_learning.ipynb).
+Chapter: "Attention that learns" (book/17_learning.ipynb).
 """
 
 from __future__ import annotations

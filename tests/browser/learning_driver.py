@@ -15,7 +15,7 @@ from attnlib.companions import learning
 from bookdev import widgets as wd
 
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals
-# The chapter's run: book/18_learning.ipynb trains with these arguments.
+# The chapter's run: book/17_learning.ipynb trains with these arguments.
 CORPUS_ARGS = {"n_train": 1000, "n_test": 1000, "seed": 0}
 TRAIN_ARGS = {"seed": 0, "steps": 150, "n_checkpoints": 30}
 

@@ -98,7 +98,7 @@ def test_a_long_unknown_word_is_shortened_in_the_writer(width: int, offline_page
 def test_a_long_unknown_word_is_shortened_in_the_ask_widget(width: int, offline_page, site_url) -> None:  # noqa: ANN001
     page, log = offline_page
     page.set_viewport_size({"width": width, "height": 900})
-    ask = next(w for w in wd.load_widget_page(page, site_url, "book/18_learning.html") if w.kind == "AskModel")
+    ask = next(w for w in wd.load_widget_page(page, site_url, "book/17_learning.html") if w.kind == "AskModel")
     ask.page.evaluate(f"""(t) => {{ const i = {ask.root}.querySelector('input[type="text"]'); i.value = t;
       i.dispatchEvent(new Event("input", {{ bubbles: true }})); }}""", f"the bank {LONG_WORD}")
     text, page_w, win, msg_right, card_right = _message_and_widths(ask, "message")

@@ -13,7 +13,7 @@ from attnlib.widgets.decoding import decoding_numbers
 from bookdev import widgets as wd
 
 pytestmark = pytest.mark.browser
-PAGE = "book/16_decoding.html"
+PAGE = "book/15_decoding.html"
 TOL = 0.5e-3 + 1e-9
 
 

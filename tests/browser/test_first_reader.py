@@ -1,4 +1,4 @@
-"""Small things a first reader hears: the d_k slider read aloud as "d sub k", and chapter 14's
+"""Small things a first reader hears: the d_k slider read aloud as "d sub k", and chapter 13's
 "Reproduces" line without a literal backslash. (Titles, navigation and captions are checked on
 every page in test_pages.py.)
 """
@@ -21,7 +21,7 @@ def test_d_k_slider_is_read_as_d_sub_k(open_page) -> None:  # noqa: ANN001
 
 
 def test_reproduces_line_has_no_literal_backslash(open_page) -> None:  # noqa: ANN001
-    page, _ = open_page("book/14_multihead_causal.html")
+    page, _ = open_page("book/13_multihead_causal.html")
     spoken = page.evaluate("""() => {
       const p = [...document.querySelectorAll("p")].find((e) => e.innerText.startsWith("Reproduces:"));
       return p ? [...p.querySelectorAll("mjx-assistive-mml")].map((m) => m.textContent).join(" | ") : "";

@@ -17,7 +17,7 @@ from . import learning_driver as ld
 
 pytestmark = pytest.mark.browser
 
-PAGE = "book/18_learning.html"
+PAGE = "book/17_learning.html"
 #: float32 weights trained on two CPUs agree to this (tests/nbval_report.py STATE_ATOL, the stored state's tolerance).
 STATE_ATOL = 1e-4
 

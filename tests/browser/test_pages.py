@@ -21,7 +21,7 @@ BOOK = "Attention, step by step"
 # Pages that only redirect (index.html sends the reader to the intro): their reading is the intro's.
 REDIRECTS = {p for p in PAGES if 'http-equiv="refresh"' in (SITE / p).read_text(encoding="utf-8").lower()}
 # Pages whose captions the contrast check must find (figures, and widget panels with captions).
-CAPTIONED = ("book/06_scaling.html", "book/14_multihead_causal.html")
+CAPTIONED = ("book/06_scaling.html", "book/13_multihead_causal.html")
 # The card every widget draws, in every theme: white, with dark ink.
 WIDGET_CARD = wd.CARD_COLOURS
 

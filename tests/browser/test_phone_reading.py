@@ -116,7 +116,7 @@ def _load_fitted(page: object, url: str) -> None:
     page.wait_for_function("() => document.documentElement.dataset.attnbookMath === 'fitted'", timeout=10_000)
 
 
-@pytest.mark.parametrize("name", ["book/18_learning.html", "book/intro.html"])
+@pytest.mark.parametrize("name", ["book/17_learning.html", "book/intro.html"])
 def test_formulas_fit_again_when_the_screen_narrows(offline_page, site_url, name: str) -> None:  # noqa: ANN001
     """Loaded at 1280 px, then shown at 390 px (a window narrowed, a phone turned): the formulas are
     measured again and fit as if the page had been loaded at 390 px; back at 1280 px they are drawn
@@ -156,11 +156,11 @@ def _no_formula_cut(page: object, name: str) -> None:
 
 
 def test_a_wide_formula_fades_where_more_of_it_lies(offline_page, site_url) -> None:  # noqa: ANN001
-    """The widest formula of chapter 18 at 390 px: it fades out on the right, scrolled to its end
+    """The widest formula of chapter 17 at 390 px: it fades out on the right, scrolled to its end
     on the left only, in the middle on both sides."""
     page, _ = offline_page
     page.set_viewport_size(PHONE)
-    _load_fitted(page, f"{site_url}/book/18_learning.html")
+    _load_fitted(page, f"{site_url}/book/17_learning.html")
     sides = """(where) => {
       const box = [...document.querySelectorAll('mjx-container[display="true"]')].sort((a, b) => b.scrollWidth - a.scrollWidth)[0];
       box.scrollLeft = where === "end" ? box.scrollWidth : where === "middle" ? (box.scrollWidth - box.clientWidth) / 2 : 0;

@@ -14,7 +14,7 @@ from bookdev import widgets as wd
 from .rotary_driver import check_rotary_numbers
 
 pytestmark = pytest.mark.browser
-PAGE = "book/15_positions.html"
+PAGE = "book/14_positions.html"
 FRAME_MS = 16.0
 
 

@@ -66,7 +66,7 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def widget(browser, site_url):  # noqa: ANN001, ANN201
-    """Chapter 18 loaded once, for the tests that set every field themselves."""
+    """Chapter 17 loaded once, for the tests that set every field themselves."""
     with bb.offline_page(browser, site_url) as (page, log):
         yield page, log, td.find(page, site_url)
 

@@ -13,7 +13,7 @@ import numpy as np
 from attnlib.widgets import WriteWithModel
 from bookdev import widgets as wd
 
-PAGE = "book/20_a_model_that_writes.html"
+PAGE = "book/19_a_model_that_writes.html"
 LOGIT_TOL = 1e-9  # float64 on both sides agrees to rounding; the issue asks for 1e-5
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals
 
