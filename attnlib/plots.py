@@ -203,12 +203,14 @@ def scaling_softmax_bars(
     *,
     d_k: int,
     axes: Sequence[Axes] | None = None,
+    stacked: bool = False,
 ) -> tuple[Axes, Axes]:
     """Steps 2–3 of the geometric view, as bars: left, the raw scores next to the scaled logits
     ``score / √d_k``; right, the softmax weights of the logits (computed with ``attnlib.softmax``).
 
     Two panels because scores and weights have different units: pass two Axes in ``axes`` or get a
-    new figure with the two stacked (6 in wide, so that its text reads on a phone).
+    new figure, the two side by side (10 in wide: on a phone it opens at full size), or with
+    ``stacked=True`` one above the other (6 in wide: its text reads on a phone as it is).
     Returns ``(scores_axes, weights_axes)``. Used in: "Worked example: 'it' attends".
     """
 
@@ -217,7 +219,10 @@ def scaling_softmax_bars(
     d_k = require_positive_int(d_k, "d_k")
     if axes is None:
         style.use()
-        _, axes = plt.subplots(2, 1, figsize=(6, 6.8), layout="constrained")
+        if stacked:
+            _, axes = plt.subplots(2, 1, figsize=(6, 6.8), layout="constrained")
+        else:
+            _, axes = plt.subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"width_ratios": [3, 2]})
     if len(axes) != 2:
         raise ValueError(f"axes must hold exactly 2 Axes, got {len(axes)}")
     logits = s / np.sqrt(d_k)  # (n,)

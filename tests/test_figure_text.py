@@ -102,6 +102,8 @@ HELPERS = {
     "heatmap": lambda: plots.heatmap(np.full((4, 4), 0.25), row_labels=WORDS, col_labels=WORDS),
     "similarity_qk": lambda: plots.similarity_qk([1.0, 0.5], {"a": [2.0, 1.0], "b": [-1.0, 2.0]}),
     "scaling_softmax_bars": lambda: plots.scaling_softmax_bars([2.0, 1.0, -1.0], WORDS[:3], d_k=2)[0],
+    "scaling_softmax_bars stacked": lambda: plots.scaling_softmax_bars([2.0, 1.0, -1.0], WORDS[:3], d_k=2,
+                                                                       stacked=True)[0],
     "weighted_sum_v": lambda: plots.weighted_sum_v({"a": [1, 0], "b": [0, 1], "c": [1, 1]}, [0.5, 0.3, 0.2]),
     "word_shifts": lambda: plots.word_shifts({"bank": [1, 1]}, {"bank": ([1, 1], [2, 0])}),
     "heatmap_grid": lambda: plots.heatmap_grid(np.full((4, 4, 4), 0.25), row_labels=WORDS, col_labels=WORDS,
@@ -114,7 +116,7 @@ HELPERS = {
     "batch_diagram": lambda: plots.batch_diagram(np.zeros((2, 3, 4)), [["a", "b", "c"], ["d", "e", "f"]]),
 }
 #: Helpers whose own figure is too wide to read inline on a phone: they open at full size there.
-WIDE = {"batch_diagram"}
+WIDE = {"batch_diagram", "scaling_softmax_bars"}
 
 
 @pytest.mark.parametrize("name", sorted(HELPERS))

@@ -4,7 +4,7 @@
    or the arrow keys once the box has the focus). Escape or "Close" closes it and gives the focus
    back. The image is the page's own (no request to another host). The browser tests
    (tests/browser/test_figure_text.py) measure the text of a figure in this dialog. */
-(() => {
+(function () {
   "use strict";
   const FIGURES = ".bd-article img[src$='.png']";
   let dialog = null;
