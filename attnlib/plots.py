@@ -122,6 +122,9 @@ def heatmap(
 ) -> Axes:
     """Seaborn heatmap of a 2-d matrix (rows = queries, columns = keys), annotated with values.
 
+    The numbers are written at the book's smallest text size (``style.MIN_TEXT_PT``), so annotated
+    cells take the Axes' full width instead of staying square: a wide panel gives them the room.
+
     Used in: "Attention maps", "Attention in PyTorch", "Multi-head attention and the causal mask".
     """
     arr = as_finite_array(weights, "heatmap values (query x key)", ndim=2, non_empty=True)
@@ -129,11 +132,12 @@ def heatmap(
         if labels is not None and len(labels) != n:
             raise ValueError(f"{name} has {len(labels)} entries, the matrix has {n} (shape {arr.shape})")
     ax = _axes(ax, (1.0 + 0.7 * arr.shape[1], 0.8 + 0.6 * arr.shape[0]))
+    annot = annotate and arr.size <= 400
     sns.heatmap(
-        arr, ax=ax, annot=annotate and arr.size <= 400, fmt=fmt, cmap="viridis", vmin=vmin, vmax=vmax,
+        arr, ax=ax, annot=annot, fmt=fmt, cmap="viridis", vmin=vmin, vmax=vmax,
         xticklabels=list(col_labels) if col_labels is not None else "auto",
         yticklabels=list(row_labels) if row_labels is not None else "auto",
-        cbar_kws={"label": cbar_label}, linewidths=0.5, linecolor="white", square=arr.shape[0] <= 16,
+        cbar_kws={"label": cbar_label}, linewidths=0.5, linecolor="white", square=arr.shape[0] <= 16 and not annot,
     )
     ax.grid(False)
     ax.set_xlabel("key")

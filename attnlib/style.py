@@ -72,7 +72,7 @@ RC = {
 MIN_TEXT_PT = 12.0
 #: The PNG text chunk that carries a figure's smallest text, in pixels of the PNG.
 TEXT_KEY = "attnlib:smallest-text-px"
-#: The PNG text chunk that names that text (for messages: which label is too small).
+#: The PNG text chunk that names that text, so that a failing check can say which label is too small.
 TEXT_WHAT_KEY = "attnlib:smallest-text"
 
 

@@ -130,3 +130,18 @@ def test_each_helper_draws_no_text_below_the_book_floor(name: str) -> None:
     assert size * min(1.0, COLUMN["desktop"] / width) >= 10, f"{name}: {width} px wide"
     if name not in WIDE:
         assert size * min(1.0, COLUMN["phone"] / width) >= 8, f"{name}: {width} px wide, {text!r}"
+
+
+def test_heatmap_numbers_fit_in_their_cells() -> None:
+    """Written at the book's floor, a heatmap's numbers stay inside their cells (at the helper's own
+    size and in a panel of a two-panel figure): cells are not kept square when annotated."""
+    style.use()
+    _, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    own = plots.heatmap(np.full((7, 8), 0.25), row_labels=[f"step {i}" for i in range(7)])
+    for ax in (own, left, right):
+        if ax is not own:
+            plots.heatmap(np.full((7, 8), 0.25), ax=ax)
+        ax.figure.canvas.draw()
+        cell = abs(ax.transData.transform((1, 0))[0] - ax.transData.transform((0, 0))[0])
+        widths = [t.get_window_extent().width for t in ax.texts]
+        assert len(widths) == 56 and max(widths) < cell, (max(widths), cell)

@@ -34,6 +34,8 @@
     pan.append(img);
     dialog.append(bar, pan);
     dialog.addEventListener("click", (e) => { if (e.target === dialog) dialog.close(); });
+    // Escape closes it even where the browser would not (a dialog opened from a key press).
+    dialog.addEventListener("keydown", (e) => { if (e.key === "Escape") { e.preventDefault(); dialog.close(); } });
     dialog.addEventListener("close", () => {
       if (opener && opener.isConnected) opener.focus();
       opener = null;
