@@ -66,9 +66,10 @@ RC = {
 
 
 #: The smallest text of a figure, in points (12 pt at 100 dpi is 16.7 px of the PNG). A figure of
-#: the book's usual width (6 in, about 620 px with its margins) is drawn at about 360 px on a
-#: 390 px phone, so its 12 pt text reads at about 9.7 CSS px there; ``MIN_TEXT_PT`` leaves room
-#: for figures up to 7 in wide. Wider figures open at full size on a tap (the site's figure zoom).
+#: the book's usual width (6 in, about 620 px with its margins) is drawn 342 px wide on a 390 px
+#: phone, so its 12 pt text reads at about 9.2 CSS px there (8 is the floor: figures up to about
+#: 710 px read as they are). Wider figures open at full size on a tap (the site's figure zoom); at
+#: 1280 px (a 672 px column) 12 pt stays above 10 px in figures up to about 1,120 px wide.
 MIN_TEXT_PT = 12.0
 #: The PNG text chunk that carries a figure's smallest text, in pixels of the PNG.
 TEXT_KEY = "attnlib:smallest-text-px"
