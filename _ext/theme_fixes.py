@@ -9,9 +9,11 @@
   is drawn up to a fifth smaller so that it fits; a wider one scrolls, fades out where more of it
   lies, and is focusable, so that the keyboard can scroll it (MathJax's menu, no longer loaded,
   used to make display formulas focusable).
+- ``static/figure_zoom.js`` (every page): a figure drawn smaller than its own size (a wide figure
+  on a phone) opens at full size in a dialog that pans, on a tap or by its button (keyboard too).
 - ``static/theme_fixes.css`` (linked into every page): long inline code and API signatures wrap
   inside the text column instead of widening the page on a phone (390 px); the Exercises page's
-  table becomes one block per exercise there; the fade of a formula that scrolls.
+  table becomes one block per exercise there; the fade of a formula that scrolls; the figure dialog.
 
 The theme's template overrides live in ``_templates/`` (accessibility fixes, and the home page's
 browser title written once, not "Attention, step by step — Attention, step by step"). The
@@ -27,6 +29,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 CSS = "theme_fixes.css"
 LIVE_CODE = "live_code.js"
 MATH_FOCUS = "math_focus.js"
+FIGURE_ZOOM = "figure_zoom.js"
 
 
 def _dedupe_scripts(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
@@ -67,6 +70,7 @@ def setup(app: Any) -> dict[str, Any]:
     app.add_css_file(CSS)
     app.add_js_file(LIVE_CODE, **{"defer": "defer"})
     app.add_js_file(MATH_FOCUS, **{"defer": "defer"})
+    app.add_js_file(FIGURE_ZOOM, **{"defer": "defer"})
     # html-page-context stops at the first handler that returns a value: run early
     app.connect("html-page-context", _dedupe_scripts, priority=100)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

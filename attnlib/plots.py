@@ -1,7 +1,8 @@
 """Plot helpers. Each takes arrays (and an optional ``ax``), draws, and returns the Axes.
 
 They never call ``show()`` and never write files. Import this module from chapters, never from
-core code. Style: ``attnlib.style``.
+core code. Style: ``attnlib.style``, applied on import (in a notebook, every figure shown then
+records its smallest text: ``attnlib.style.figure_png``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from matplotlib.patches import Rectangle
 from . import style
 from ._validate import as_finite_array, require_positive_int
 from .softmax import softmax
+
+style.use()  # a chapter that imports the helpers draws every figure in the book's style, raw ones too
 
 
 def _axes(ax: Axes | None, figsize: tuple[float, float] = (6, 4)) -> Axes:
@@ -58,7 +61,7 @@ def vectors_2d(
             "", xy=o + p, xytext=o,
             arrowprops={"arrowstyle": "-|>", "color": c, "lw": 2.2, "shrinkA": 0, "shrinkB": 0},
         )
-        ax.text(*(o + p * 1.04), f" {name}", color=c, fontsize=10, va="bottom")
+        ax.text(*(o + p * 1.04), f" {name}", color=c, fontsize=style.MIN_TEXT_PT, va="bottom")
     allp = np.vstack([o, *(o + p for p in pts.values())])
     lo, hi = allp.min(axis=0), allp.max(axis=0)
     pad = 0.15 * max(float((hi - lo).max()), 1.0)
@@ -94,7 +97,7 @@ def grouped_bars(
     for i, (name, vals) in enumerate(data.items()):
         bars = ax.bar(x + (i - (len(data) - 1) / 2) * width, vals, width, label=name,
                       color=style.CYCLE[i % len(style.CYCLE)])
-        ax.bar_label(bars, labels=[fmt.format(v) for v in vals], fontsize=9, padding=2)
+        ax.bar_label(bars, labels=[fmt.format(v) for v in vals], fontsize=style.MIN_TEXT_PT, padding=2)
     ax.set_xticks(x, labels)
     ax.set_ylabel(ylabel)
     ax.margins(y=0.15)
@@ -119,6 +122,9 @@ def heatmap(
 ) -> Axes:
     """Seaborn heatmap of a 2-d matrix (rows = queries, columns = keys), annotated with values.
 
+    The numbers are written at the book's smallest text size (``style.MIN_TEXT_PT``), so annotated
+    cells take the Axes' full width instead of staying square: a wide panel gives them the room.
+
     Used in: "Attention maps", "Attention in PyTorch", "Multi-head attention and the causal mask".
     """
     arr = as_finite_array(weights, "heatmap values (query x key)", ndim=2, non_empty=True)
@@ -126,11 +132,12 @@ def heatmap(
         if labels is not None and len(labels) != n:
             raise ValueError(f"{name} has {len(labels)} entries, the matrix has {n} (shape {arr.shape})")
     ax = _axes(ax, (1.0 + 0.7 * arr.shape[1], 0.8 + 0.6 * arr.shape[0]))
+    annot = annotate and arr.size <= 400
     sns.heatmap(
-        arr, ax=ax, annot=annotate and arr.size <= 400, fmt=fmt, cmap="viridis", vmin=vmin, vmax=vmax,
+        arr, ax=ax, annot=annot, fmt=fmt, cmap="viridis", vmin=vmin, vmax=vmax,
         xticklabels=list(col_labels) if col_labels is not None else "auto",
         yticklabels=list(row_labels) if row_labels is not None else "auto",
-        cbar_kws={"label": cbar_label}, linewidths=0.5, linecolor="white", square=arr.shape[0] <= 16,
+        cbar_kws={"label": cbar_label}, linewidths=0.5, linecolor="white", square=arr.shape[0] <= 16 and not annot,
     )
     ax.grid(False)
     ax.set_xlabel("key")
@@ -146,7 +153,7 @@ def _extra_arrow(ax: Axes, tip: np.ndarray, *, color: str, label: str, dashed: b
     ax.annotate("", xy=tip, xytext=(0, 0), arrowprops={
         "arrowstyle": "-|>", "color": color, "lw": 2.2, "ls": "--" if dashed else "-",
         "shrinkA": 0, "shrinkB": 0})
-    ax.annotate(label, xy=tip, xytext=(10, -26), textcoords="offset points", fontsize=10, color=color,
+    ax.annotate(label, xy=tip, xytext=(10, -26), textcoords="offset points", fontsize=style.MIN_TEXT_PT, color=color,
                 fontweight="bold")
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     pad = 0.15 * max(x1 - x0, y1 - y0)
@@ -188,7 +195,7 @@ def similarity_qk(
         ax.scatter([k[0]], [k[1]], s=area, facecolors=colors[name] if s >= 0 else "none",
                    edgecolors=colors[name], alpha=0.25 if s >= 0 else 1.0, linewidths=1.5, zorder=1)
         ax.annotate(f"q·k = {s:.1f}", xy=(k[0], k[1]), xytext=(8, -14), textcoords="offset points",
-                    fontsize=9, color=colors[name])
+                    fontsize=style.MIN_TEXT_PT, color=colors[name])
     ax.set_xlabel("dimension 1")
     ax.set_ylabel("dimension 2")
     return ax
@@ -200,12 +207,15 @@ def scaling_softmax_bars(
     *,
     d_k: int,
     axes: Sequence[Axes] | None = None,
+    stacked: bool = False,
 ) -> tuple[Axes, Axes]:
     """Steps 2–3 of the geometric view, as bars: left, the raw scores next to the scaled logits
     ``score / √d_k``; right, the softmax weights of the logits (computed with ``attnlib.softmax``).
 
     Two panels because scores and weights have different units: pass two Axes in ``axes`` or get a
-    new 1×2 figure. Returns ``(scores_axes, weights_axes)``. Used in: "Worked example: 'it' attends".
+    new figure, the two side by side (10 in wide: on a phone it opens at full size), or with
+    ``stacked=True`` one above the other (6 in wide: its text reads on a phone as it is).
+    Returns ``(scores_axes, weights_axes)``. Used in: "Worked example: 'it' attends".
     """
 
     labels = list(labels)
@@ -213,7 +223,10 @@ def scaling_softmax_bars(
     d_k = require_positive_int(d_k, "d_k")
     if axes is None:
         style.use()
-        _, axes = plt.subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"width_ratios": [3, 2]})
+        if stacked:
+            _, axes = plt.subplots(2, 1, figsize=(6, 6.8), layout="constrained")
+        else:
+            _, axes = plt.subplots(1, 2, figsize=(10, 3.8), gridspec_kw={"width_ratios": [3, 2]})
     if len(axes) != 2:
         raise ValueError(f"axes must hold exactly 2 Axes, got {len(axes)}")
     logits = s / np.sqrt(d_k)  # (n,)
@@ -281,7 +294,7 @@ def weighted_sum_v(
         ax.plot([context[0], v[0]], [context[1], v[1]], color=colors[name], lw=0.5 + 10 * wi, alpha=0.6,
                 solid_capstyle="round", zorder=1)
         ax.annotate(f"w = {wi:.2f}", xy=(v[0], v[1]), xytext=(6, -16), textcoords="offset points",
-                    fontsize=9, color=colors[name])
+                    fontsize=style.MIN_TEXT_PT, color=colors[name])
     ax.scatter([context[0]], [context[1]], s=60, color=style.PALETTE["ink"], zorder=3)
     ax.set_xlabel("value dimension 1")
     ax.set_ylabel("value dimension 2")
@@ -367,17 +380,17 @@ def batch_diagram(values: np.ndarray, tokens: Sequence[Sequence[str]], *, ax: Ax
                                    edgecolor="white", lw=1.2, alpha=alpha))
 
     def caption(x: float, text: str) -> None:
-        ax.text(x, -0.6, text, ha="center", va="top", fontsize=11)
+        ax.text(x, -0.6, text, ha="center", va="top", fontsize=style.MIN_TEXT_PT)
 
     ink = style.PALETTE["ink"]
     column(0, 0, arr[0, 0])  # one token
-    ax.text(-0.3, d_n / 2, f"{d_n} features", ha="right", va="center", rotation=90, fontsize=9, color=ink)
-    ax.text(0.5, d_n + 0.3, tokens[0][0], ha="center", va="bottom", fontsize=10, color=ink)
+    ax.text(-0.3, d_n / 2, f"{d_n} features", ha="right", va="center", rotation=90, fontsize=style.MIN_TEXT_PT, color=ink)
+    ax.text(0.5, d_n + 0.3, tokens[0][0], ha="center", va="bottom", fontsize=style.MIN_TEXT_PT, color=ink)
     caption(0.5, f"token\n[D] = [{d_n}]")
     x_seq = 3.0
     for s in range(s_n):  # one sequence
         column(x_seq + s, 0, arr[0, s])
-        ax.text(x_seq + s + 0.5, d_n + 0.3, tokens[0][s], ha="center", va="bottom", fontsize=10,
+        ax.text(x_seq + s + 0.5, d_n + 0.3, tokens[0][s], ha="center", va="bottom", fontsize=style.MIN_TEXT_PT,
                 rotation=30, color=ink)
     caption(x_seq + s_n / 2, f"sequence\n[S, D] = [{s_n}, {d_n}]")
     x_batch, step = x_seq + s_n + 3.0, 0.9
@@ -389,7 +402,7 @@ def batch_diagram(values: np.ndarray, tokens: Sequence[Sequence[str]], *, ax: Ax
         y = b * step + d_n - 0.5
         ax.plot([x_batch + b * step + s_n, x_label - 0.1], [y, y], color=style.PALETTE["grey"], lw=0.8)
         ax.text(x_label, y, f"sequence {b}: " + " ".join(tokens[b]), ha="left", va="center",
-                fontsize=9, color=ink)
+                fontsize=style.MIN_TEXT_PT, color=ink)
     caption(x_batch + s_n / 2, f"batch\n[B, S, D] = [{b_n}, {s_n}, {d_n}]")
     ax.set_xlim(-1.5, x_label + 0.45 * max(len(' '.join(t)) + 12 for t in tokens))
     ax.set_ylim(-2.2, d_n + (b_n - 1) * step + 1.6)
@@ -639,7 +652,7 @@ def tiling(
             ax.add_patch(plt.Rectangle((x, y0), width, y1 - y0, facecolor="#fbe3c2" if active else "#f2f2f2",
                                        edgecolor=pal["ink"], lw=1.0))
             if i == 0:
-                ax.text(x + width / 2, -0.03 * n, label, ha="center", va="bottom", fontsize=11)
+                ax.text(x + width / 2, -0.03 * n, label, ha="center", va="bottom", fontsize=style.MIN_TEXT_PT)
     ax.annotate("", xy=(state_x - 0.005 * n, (edges[qi] + edges[qi + 1]) / 2),
                 xytext=(edges[kj + 1], (edges[qi] + edges[qi + 1]) / 2),
                 arrowprops={"arrowstyle": "-|>", "color": pal["red"], "lw": 1.8})

@@ -3,11 +3,23 @@
 Figures are drawn on an opaque white card with dark ink, so they read the same in the light and
 the dark theme of the site. The palette is Okabe-Ito (colour-blind safe). Used by every chapter
 through ``attnlib.plots``.
+
+Every figure a chapter shows also records the size of its smallest text. Inside a notebook,
+:func:`use` makes the PNG that ``plt.show()`` stores carry it (:func:`figure_png`): the smallest
+font size of any text actually drawn (tick labels, legends, heatmap numbers, titles), in pixels of
+that PNG, as the text chunk ``attnlib:smallest-text-px``. The site keeps the chunk, and the browser
+tests (``tests/browser/test_figure_text.py``) scale it by the width the page draws the image at:
+that is the size of the text a reader sees.
 """
 
 from __future__ import annotations
 
+import base64
+import io
+from typing import Any
+
 import matplotlib as mpl
+from matplotlib.figure import Figure
 
 PALETTE: dict[str, str] = {
     "blue": "#0072B2",
@@ -30,9 +42,14 @@ RC = {
     "savefig.transparent": False,
     "figure.dpi": 100,
     "savefig.dpi": 100,
-    "font.size": 11,
-    "axes.titlesize": 12,
-    "axes.labelsize": 11,
+    "font.size": 12,
+    "axes.titlesize": 13,
+    "axes.labelsize": 12,
+    "xtick.labelsize": 12,
+    "ytick.labelsize": 12,
+    "legend.fontsize": 12,
+    "legend.title_fontsize": 12,
+    "figure.titlesize": 13,
     "axes.edgecolor": PALETTE["ink"],
     "axes.labelcolor": PALETTE["ink"],
     "text.color": PALETTE["ink"],
@@ -48,6 +65,96 @@ RC = {
 }
 
 
+#: The smallest text of a figure, in points (12 pt at 100 dpi is 16.7 px of the PNG). A figure of
+#: the book's usual width (6 in, about 620 px with its margins) is drawn 342 px wide on a 390 px
+#: phone, so its 12 pt text reads at about 9.2 CSS px there (8 is the floor: figures up to about
+#: 710 px read as they are). Wider figures open at full size on a tap (the site's figure zoom); at
+#: 1280 px (a 672 px column) 12 pt stays above 10 px in figures up to about 1,120 px wide.
+MIN_TEXT_PT = 12.0
+#: The PNG text chunk that carries a figure's smallest text, in pixels of the PNG.
+TEXT_KEY = "attnlib:smallest-text-px"
+#: The PNG text chunk that names that text, so that a failing check can say which label is too small.
+TEXT_WHAT_KEY = "attnlib:smallest-text"
+
+
+def drawn_texts(fig: Figure) -> list[tuple[float, str]]:
+    """Every non-empty text the figure draws, as ``(font size in pixels at the figure's dpi, text)``.
+
+    Measured by drawing the figure and recording what reaches the renderer, so only what a reader
+    sees counts: tick labels the locator keeps, legends, colour-bar labels, heatmap numbers,
+    annotations; not hidden Axes or switched-off tick labels.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    renderer = canvas.get_renderer()
+    seen: list[tuple[float, str]] = []
+    draw_text = renderer.draw_text
+
+    def spy(gc: Any, x: float, y: float, s: str, prop: Any, angle: float, *args: Any, **kwargs: Any) -> Any:
+        if s.strip():
+            seen.append((float(renderer.points_to_pixels(prop.get_size_in_points())), s))
+        return draw_text(gc, x, y, s, prop, angle, *args, **kwargs)
+
+    renderer.draw_text = spy  # an instance attribute: this renderer only, for this one draw
+    try:
+        fig.draw(renderer)
+    finally:
+        del renderer.draw_text
+    return seen
+
+
+def smallest_text(fig: Figure) -> tuple[float, str] | None:
+    """``(size in pixels at the figure's dpi, text)`` of the smallest text the figure draws, or
+    ``None`` for a figure without text."""
+    texts = drawn_texts(fig)
+    return min(texts, key=lambda t: t[0]) if texts else None
+
+
+def figure_png(fig: Figure, *, base64_encoded: bool = True) -> str | bytes | None:
+    """The PNG that ``plt.show()`` stores in a notebook (IPython's own rendering: the figure's dpi,
+    ``bbox_inches="tight"``), with the text chunk :data:`TEXT_KEY` giving the smallest text in
+    pixels of this PNG (and :data:`TEXT_WHAT_KEY` naming it). ``None`` for an empty figure, as
+    IPython does."""
+    from IPython.core.pylabtools import print_figure
+
+    small = smallest_text(fig)
+    metadata = {TEXT_KEY: f"{small[0]:.2f}", TEXT_WHAT_KEY: small[1][:80]} if small else {TEXT_KEY: "none"}
+    data = print_figure(fig, "png", metadata=metadata)
+    if data is None or not base64_encoded:
+        return data
+    return base64.b64encode(data).decode("ascii")
+
+
+def read_png_text(png: bytes) -> dict[str, str]:
+    """The text chunks of a PNG (``tEXt``, ``iTXt``), e.g. the :data:`TEXT_KEY` of a figure."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        im.load()
+        return dict(getattr(im, "text", {}))
+
+
+def _record_text_sizes_in_notebooks() -> None:
+    """Inside IPython, make ``plt.show()`` store figures through :func:`figure_png`.
+
+    The inline backend registers its own PNG printer the first time pyplot needs a backend; the
+    backend is resolved here first, so this printer replaces it and stays."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is a dependency of the book, not of attnlib's core
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    if mpl.get_backend(auto_select=False) in ("inline", "module://matplotlib_inline.backend_inline"):
+        import matplotlib_inline.backend_inline  # noqa: F401 - on import it registers its printer
+    formatter = shell.display_formatter.formatters["image/png"]
+    formatter.for_type(Figure, figure_png)
+
+
 def use() -> None:
-    """Apply the book style to matplotlib (and seaborn, which reads the same rcParams)."""
+    """Apply the book style to matplotlib (and seaborn, which reads the same rcParams); inside a
+    notebook, figures shown record their smallest text (:func:`figure_png`)."""
     mpl.rcParams.update(RC)
+    _record_text_sizes_in_notebooks()

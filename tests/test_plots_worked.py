@@ -82,6 +82,13 @@ def test_scaling_bars_show_scaled_scores_and_attnlib_weights() -> None:
     assert math.isclose(sum(weights), 1.0, rel_tol=1e-9)
 
 
+def test_scaling_bars_stacked_put_the_weights_under_the_scores() -> None:
+    left, right = plots.scaling_softmax_bars([1.0, 2.0], ["a", "b"], d_k=4, stacked=True)
+    assert left.figure is right.figure and left.figure.get_figwidth() <= 6
+    (lx, ly), (rx, ry) = (ax.get_position().get_points()[0] for ax in (left, right))
+    assert ry < ly and abs(rx - lx) < 0.1  # one above the other, not side by side
+
+
 def test_scaling_bars_draw_on_given_axes() -> None:
     _, axes = plt.subplots(1, 2)
     got = plots.scaling_softmax_bars([1.0, 2.0], ["a", "b"], d_k=4, axes=axes)

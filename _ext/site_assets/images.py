@@ -13,16 +13,22 @@ def optimize_images(outdir: Path, max_mean_error: float = 0.25) -> tuple[int, in
     goes, and a figure is stored with a 256-colour palette when that changes its pixels by less than
     ``max_mean_error`` levels of 255 on average (heatmaps and line plots: about 0.03), otherwise as
     optimized RGB. A file is replaced only when the new one is smaller. The notebooks keep their
-    own PNGs; only the site's copies in ``_images/`` change.
+    own PNGs; only the site's copies in ``_images/`` change. The figure's ``attnlib:`` text chunks
+    (its smallest text, ``attnlib.style.TEXT_KEY``, which the browser tests read) are kept.
     """
     import numpy as np
     from PIL import Image
+    from PIL.PngImagePlugin import PngInfo
 
     before = after = 0
     for path in sorted((outdir / "_images").glob("*.png")):
         size = path.stat().st_size
         with Image.open(path) as im:
             im.load()
+        info = PngInfo()
+        for key, value in getattr(im, "text", {}).items():
+            if key.startswith("attnlib:"):
+                info.add_text(key, value)
         if im.mode == "RGBA" and im.getchannel("A").getextrema() == (255, 255):
             im = im.convert("RGB")
         candidates = []
@@ -35,7 +41,7 @@ def optimize_images(outdir: Path, max_mean_error: float = 0.25) -> tuple[int, in
         best, best_size = None, size
         for candidate in candidates:
             buffer = io.BytesIO()
-            candidate.save(buffer, "PNG", optimize=True)
+            candidate.save(buffer, "PNG", optimize=True, pnginfo=info)
             if buffer.tell() < best_size:
                 best, best_size = buffer.getvalue(), buffer.tell()
         if best is not None:
