@@ -107,6 +107,26 @@ def _sanitize(self: IPyNbCell, s: object) -> object:
 IPyNbCell.sanitize = _sanitize
 
 
+#: The scopes that take longest in ``make test``'s nbval run, longest first (CPU seconds measured in
+#: docs/notes/TEST_TIME.md). They are collected first, so that with ``--dist loadscope
+#: --no-loadscope-reorder`` (xdist hands the scopes out in collection order) the two longest start at
+#: once on the two workers, and the short ones fill in behind them instead of one long chapter
+#: starting last and running alone. A name that no longer exists only loses its place (a test in
+#: tests/test_nbval_guard.py keeps the list true).
+SLOW_FIRST = (
+    "book/20_a_model_that_writes.ipynb",
+    "book/18_learning.ipynb",
+    "book/15_positions.ipynb",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Move the items of :data:`SLOW_FIRST` to the front, in its order; every other item, and the
+    cells within a notebook, keep their order (a stable sort)."""
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
 def _checkable(item: pytest.Item) -> bool:
     cell = getattr(item, "cell", None)
     options = getattr(item, "options", {})
