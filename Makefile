@@ -111,6 +111,12 @@ pdf-deps:
 # worker, in order (--dist loadscope); the browser tests are independent of each other (every test
 # loads its own page) and go to whichever worker is free (--dist load).
 XDIST ?= -n 2
+# One BLAS/OpenMP thread per process in step 2: its two workers already keep both cores busy, and
+# torch's default of a thread per core made every worker and kernel spin-wait against the other (the
+# model tests' and chapters' small tensor operations: 0.19 times the CPU seconds with one thread,
+# docs/notes/TEST_TIME.md). test-portable runs every chapter with one thread too, so the stored
+# outputs do not depend on it.
+ONE_THREAD := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 TIMES := _build/.test-times
 STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); echo "==> $$name"; "$$@"; \
   local dt=$$(( $$(date +%s) - t0 )); echo "    $$name: $$dt s"; printf '%5d s  %s\n' "$$dt" "$$name" >> $(TIMES); }; step
@@ -118,7 +124,7 @@ test: $(STAMP) $(NPM_STAMP) browser-deps
 	@mkdir -p _build && : > $(TIMES)
 	@$(STEP) "[1/4] lint (ruff; forensic share of each chapter's visible prose, at most 10 %)" \
 	  sh -c '$(BIN)/ruff check . && $(BIN)/python -m tools.forensic_share'
-	@$(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
+	@export $(ONE_THREAD); $(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
 	  pytest_rc $(XDIST) --dist loadscope --no-loadscope-reorder -p tests.nbval_report --nbval --nbval-current-env \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
 	@$(STEP) "[3/4] build the site" $(MAKE) --no-print-directory site

@@ -107,15 +107,17 @@ def _sanitize(self: IPyNbCell, s: object) -> object:
 IPyNbCell.sanitize = _sanitize
 
 
-#: The scopes that take longest in ``make test``'s nbval run, longest first (CPU seconds measured in
-#: docs/notes/TEST_TIME.md). They are collected first, so that with ``--dist loadscope
+#: The scopes (notebooks and test modules) that took longest in ``make test``'s step 2, longest
+#: first (docs/notes/TEST_TIME.md). They are collected first, so that with ``--dist loadscope
 #: --no-loadscope-reorder`` (xdist hands the scopes out in collection order) the two longest start at
-#: once on the two workers, and the short ones fill in behind them instead of one long chapter
-#: starting last and running alone. A name that no longer exists only loses its place (a test in
+#: once on the two workers and the short ones fill in behind them, instead of a long one starting
+#: late and running alone at the end. A name that no longer exists only loses its place (a test in
 #: tests/test_nbval_guard.py keeps the list true).
 SLOW_FIRST = (
     "book/20_a_model_that_writes.ipynb",
     "book/18_learning.ipynb",
+    "tests/test_writing.py",
+    "tests/test_chunked.py",
     "book/15_positions.ipynb",
 )
 
