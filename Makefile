@@ -125,7 +125,7 @@ test: $(STAMP) $(NPM_STAMP) browser-deps
 	@$(STEP) "[1/4] lint (ruff; forensic share of each chapter's visible prose, at most 10 %)" \
 	  sh -c '$(BIN)/ruff check . && $(BIN)/python -m tools.forensic_share'
 	@export $(ONE_THREAD); $(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
-	  pytest_rc $(XDIST) --dist loadscope --no-loadscope-reorder -p tests.nbval_report --nbval --nbval-current-env \
+	  pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
 	@$(STEP) "[3/4] build the site" $(MAKE) --no-print-directory site
 	@$(STEP) "[4/4] browser tests (Debian's headless Chromium via Playwright, all other hosts blocked)" \
@@ -143,7 +143,7 @@ PORTABLE_ENV = ATEN_CPU_CAPABILITY=default MKL_ENABLE_INSTRUCTIONS=SSE4_2 MKL_CB
 test-portable: $(STAMP)
 	@$(PYTEST_RC) feats="$$(env -u NPY_DISABLE_CPU_FEATURES $(BIN)/python -c 'from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f; print(" ".join(x for x in d if f.get(x)))')"; \
 	echo "==> nbval on every chapter with generic CPU kernels and one thread (numpy without: $${feats:-nothing})"; \
-	export $(PORTABLE_ENV) NPY_DISABLE_CPU_FEATURES="$$feats"; pytest_rc $(XDIST) --dist loadscope --no-loadscope-reorder -p tests.nbval_report \
+	export $(PORTABLE_ENV) NPY_DISABLE_CPU_FEATURES="$$feats"; pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report \
 	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 book/
 
 # Every chapter in the two environments readers run it in, Binder's and a Colab-like one, each made

@@ -107,28 +107,6 @@ def _sanitize(self: IPyNbCell, s: object) -> object:
 IPyNbCell.sanitize = _sanitize
 
 
-#: The scopes (notebooks and test modules) that took longest in ``make test``'s step 2, longest
-#: first (docs/notes/TEST_TIME.md). They are collected first, so that with ``--dist loadscope
-#: --no-loadscope-reorder`` (xdist hands the scopes out in collection order) the two longest start at
-#: once on the two workers and the short ones fill in behind them, instead of a long one starting
-#: late and running alone at the end. A name that no longer exists only loses its place (a test in
-#: tests/test_nbval_guard.py keeps the list true).
-SLOW_FIRST = (
-    "book/20_a_model_that_writes.ipynb",
-    "book/18_learning.ipynb",
-    "tests/test_writing.py",
-    "tests/test_chunked.py",
-    "book/15_positions.ipynb",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move the items of :data:`SLOW_FIRST` to the front, in its order; every other item, and the
-    cells within a notebook, keep their order (a stable sort)."""
-    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
-
-
 def _checkable(item: pytest.Item) -> bool:
     cell = getattr(item, "cell", None)
     options = getattr(item, "options", {})

@@ -320,10 +320,3 @@ def test_packed_weights_are_compared_by_the_norm_of_their_difference() -> None:
     reshaped = [[n, list(reversed(s))] for n, s in model["state"]["shapes"]]
     assert not same_numbers(widget_states_parsed(moved(0.0, reshaped)), same)
 
-
-def test_the_slow_notebooks_named_for_scheduling_exist() -> None:
-    """tests/nbval_report.py starts these first (make test's xdist order): a renamed chapter would
-    silently lose its place and could again start last and run alone."""
-    from tests.nbval_report import SLOW_FIRST
-
-    assert SLOW_FIRST and all((ROOT / name).is_file() for name in SLOW_FIRST), SLOW_FIRST
