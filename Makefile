@@ -111,6 +111,12 @@ pdf-deps:
 # worker, in order (--dist loadscope); the browser tests are independent of each other (every test
 # loads its own page) and go to whichever worker is free (--dist load).
 XDIST ?= -n 2
+# One BLAS/OpenMP thread per process in steps 2 and 4: their two workers already keep both cores
+# busy, and torch's default of a thread per core made every worker and kernel spin-wait against the
+# other on the small tensor operations of the model tests, the chapters and the browser tests' Python
+# twins (0.19 and 0.39 times the CPU seconds with one thread, docs/notes/TEST_TIME.md). test-portable
+# runs every chapter with one thread too, so the stored outputs do not depend on it.
+ONE_THREAD := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 TIMES := _build/.test-times
 STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); echo "==> $$name"; "$$@"; \
   local dt=$$(( $$(date +%s) - t0 )); echo "    $$name: $$dt s"; printf '%5d s  %s\n' "$$dt" "$$name" >> $(TIMES); }; step
@@ -118,11 +124,11 @@ test: $(STAMP) $(NPM_STAMP) browser-deps
 	@mkdir -p _build && : > $(TIMES)
 	@$(STEP) "[1/4] lint (ruff; forensic share of each chapter's visible prose, at most 10 %)" \
 	  sh -c '$(BIN)/ruff check . && $(BIN)/python -m tools.forensic_share'
-	@$(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
+	@export $(ONE_THREAD); $(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
 	  pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
 	@$(STEP) "[3/4] build the site" $(MAKE) --no-print-directory site
-	@$(STEP) "[4/4] browser tests (Debian's headless Chromium via Playwright, all other hosts blocked)" \
+	@export $(ONE_THREAD); $(STEP) "[4/4] browser tests (Debian's headless Chromium via Playwright, all other hosts blocked)" \
 	  pytest_rc $(XDIST) --dist load tests/browser
 	@echo "==> all tests passed; time per step:"; cat $(TIMES); \
 	  echo "$$(awk '{s += $$1} END {printf "%5d s", s}' $(TIMES))  in all"

@@ -1,14 +1,23 @@
 """The nbval setup really checks: a changed printed number, a moved line in a figure, a changed widget
 number and a stale widget state (the last three compared by tests/nbval_report.py) each fail the cell
-or notebook they are in, while an unchanged copy of the same chapter passes beside them, and so do
+or notebook they are in, while an unchanged copy of the same notebook passes beside them, and so do
 copies whose figure or widget numbers differ only at rounding level; and a notebook saved without
 outputs fails the whole run.
 
-nbval runs in a subprocess on temporary copies of chapters. The four copies of the first kind are
-checked in ONE run, on two xdist workers as in ``make test`` (which also shows that the controller,
-which never collects a cell itself, counts the cells its workers compared); each test below reads
-that run's JUnit report for its own copy. One pytest start and one kernel per copy, instead of a
-run per case, is what keeps this guard cheap."""
+The copies are of one small notebook written here (:data:`GUARD_CELLS`): it prints numbers, draws a
+matplotlib figure and shows an anywidget slider, the three kinds of output a chapter stores, and is
+executed once, as ``make execute`` executes a chapter (tools.execute), to store its outputs and widget
+state. What is guarded is the comparison (nbval with tests/nbval_report.py), which is the same for
+any notebook; that every real chapter passes it is ``make test``'s own nbval run, and that the widget
+chapters store a state is :func:`test_the_widget_chapters_store_their_state`. (Until session 11 the
+copies were of chapters 04 and 05: eight kernels importing torch and running a chapter each, about
+85 s of one worker on a loaded machine; see docs/notes/TEST_TIME.md.)
+
+nbval runs in a subprocess on temporary copies. The eight copies of the first kind are checked in ONE
+run, on two xdist workers as in ``make test`` (which also shows that the controller, which never
+collects a cell itself, counts the cells its workers compared); each test below reads that run's
+JUnit report for its own copy. One pytest start and one kernel per copy, instead of a run per case,
+is what keeps this guard cheap."""
 
 from __future__ import annotations
 
@@ -23,14 +32,53 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib.image
+import nbformat
 import numpy as np
 import pytest
 
 from tests.nbval_report import stored_widget_state
+from tools.execute import execute
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTER = ROOT / "book" / "04_magnitude.ipynb"
-WIDGET_CHAPTER = ROOT / "book" / "05_softmax.ipynb"
+
+# The notebook every copy is made from: twelve code cells, each with a stored output. Cheap on purpose
+# (numpy, matplotlib and anywidget; no torch): a kernel per copy starts and runs it in about a second.
+GUARD_CELLS = [
+    "import anywidget\nimport matplotlib.pyplot as plt\nimport numpy as np\nimport traitlets\nprint('ready')",
+    "x = np.linspace(0.0, 3.0, 7)\nprint(np.round(x, 2))",
+    "print(f'{5.0 * 3:.1f} words in all')  # prints 15.0",
+    "rng = np.random.default_rng(0)\nprint(np.round(rng.standard_normal(4), 3))",
+    "fig, ax = plt.subplots(figsize=(3, 2), dpi=60)\nax.plot(x, np.sin(x), lw=2)\nax.bar([1, 2], [0.5, 0.8])\n"
+    "plt.show()",
+    "print(sum(range(10)))",
+    "print('scores', [round(v, 2) for v in (2.0, 1.0, 0.1, -1.0)])",
+    "w = np.exp([2.0, 1.0, 0.1, -1.0])\nprint(np.round(w / w.sum(), 4))",
+    "for step in range(3):\n    print(f'step {step}: {step ** 2 / 3:.3f}')",
+    "print('the sense is river')",
+    "class Slider(anywidget.AnyWidget):\n"
+    "    _esm = 'export default { render({ model, el }) { el.textContent = model.get(\"temperature\"); } };'\n"
+    "    temperature = traitlets.Float(1.25).tag(sync=True)\n"
+    "    scores = traitlets.List([2.0, 1.0, 0.1, -1.0]).tag(sync=True)\n\n\n"
+    "slider = Slider()\nslider",
+    "print(f'temperature {slider.temperature:.2f}')",
+]
+
+
+def guard_notebook(folder: Path) -> dict:
+    """:data:`GUARD_CELLS` executed from a clean kernel with tools.execute, as a chapter is; its JSON."""
+    path = folder / "guard_source.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in GUARD_CELLS])
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    nbformat.write(nb, path)
+    execute(path, timeout=120)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.unlink()  # not one of the copies the guard checks
+    return data
+
+
+@pytest.fixture(scope="module")
+def source_notebook(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    return guard_notebook(tmp_path_factory.mktemp("nbval-guard-source"))
 
 
 def _nbval(path: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -42,7 +90,7 @@ def _nbval(path: Path, *extra: str) -> subprocess.CompletedProcess:
     )
 
 
-def _chapter(path: Path = CHAPTER) -> dict:
+def _chapter(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -55,12 +103,12 @@ def _edit_a_number(data: dict, new: str = "15.2") -> dict:
             if "15.0" in text:
                 out["text"] = text.replace("15.0", new, 1)
                 return data
-    raise AssertionError(f"{CHAPTER.name} no longer prints 15.0; update this test")
+    raise AssertionError("the guard notebook no longer prints 15.0; update GUARD_CELLS")
 
 
 def _first_figure(data: dict) -> dict:
     figures = [out for cell in data["cells"] for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
-    assert figures, f"{CHAPTER.name} draws no figure; pick another chapter for this test"
+    assert figures, "the guard notebook draws no figure; update GUARD_CELLS"
     return figures[0]["data"]
 
 
@@ -109,7 +157,7 @@ def _scale_a_widget_number(data: dict, factor: float) -> dict:
         return x
     model = next(m for m in stored_widget_state(data).values() if "_esm" in m["state"])
     floats = {k: v for k, v in model["state"].items() if not k.startswith("_") and scale(v) != v}
-    assert floats, "the first slider stores no float; pick another widget for this test"
+    assert floats, "the guard notebook's slider stores no float; update GUARD_CELLS"
     model["state"].update(scale(floats))
     return data
 
@@ -125,17 +173,21 @@ class GuardRun:
 
 
 @pytest.fixture(scope="module")
-def guard_run(tmp_path_factory: pytest.TempPathFactory) -> GuardRun:
+def guard_run(tmp_path_factory: pytest.TempPathFactory, source_notebook: dict) -> GuardRun:
     folder = tmp_path_factory.mktemp("nbval-guard")
+
+    def copy() -> dict:
+        return json.loads(json.dumps(source_notebook))
+
     copies = {
-        "unchanged": _chapter(),
-        "edited": _edit_a_number(_chapter()),
-        "last_digit": _edit_a_number(_chapter(), "15.1"),
-        "figure": _move_a_line(_chapter()),
-        "figure_digits": _blur_the_last_digits(_chapter()),
-        "stale_widget": _age_the_widget_state(_chapter(WIDGET_CHAPTER)),
-        "widget_number": _scale_a_widget_number(_chapter(WIDGET_CHAPTER), 1 + 1e-3),
-        "widget_digits": _scale_a_widget_number(_chapter(WIDGET_CHAPTER), 1 + 1e-9),
+        "unchanged": copy(),
+        "edited": _edit_a_number(copy()),
+        "last_digit": _edit_a_number(copy(), "15.1"),
+        "figure": _move_a_line(copy()),
+        "figure_digits": _blur_the_last_digits(copy()),
+        "stale_widget": _age_the_widget_state(copy()),
+        "widget_number": _scale_a_widget_number(copy(), 1 + 1e-3),
+        "widget_digits": _scale_a_widget_number(copy(), 1 + 1e-9),
     }
     for name, data in copies.items():
         (folder / f"{name}.ipynb").write_text(json.dumps(data), encoding="utf-8")
@@ -228,14 +280,14 @@ def test_stale_widget_state_fails(guard_run: GuardRun) -> None:
     assert "widget state stored in the notebook differs" in problems[0]
 
 
-def test_cleared_outputs_fail(tmp_path: Path) -> None:
+def test_cleared_outputs_fail(tmp_path: Path, source_notebook: dict) -> None:
     """Its own run: nbval passes a cell with no stored output, so only the plugin's count of compared
     cells (zero here) can fail a run of notebooks saved without outputs."""
-    data = _chapter()
+    data = json.loads(json.dumps(source_notebook))
     for cell in data["cells"]:
         if cell["cell_type"] == "code":
             cell["outputs"], cell["execution_count"] = [], None
-    nb = tmp_path / CHAPTER.name
+    nb = tmp_path / "cleared.ipynb"
     nb.write_text(json.dumps(data), encoding="utf-8")
     res = _nbval(nb)
     assert res.returncode != 0, "nbval passed a notebook with no stored outputs"
@@ -267,3 +319,4 @@ def test_packed_weights_are_compared_by_the_norm_of_their_difference() -> None:
     assert not same_numbers(widget_states_parsed(moved(2 * PACKED_RTOL)), same)
     reshaped = [[n, list(reversed(s))] for n, s in model["state"]["shapes"]]
     assert not same_numbers(widget_states_parsed(moved(0.0, reshaped)), same)
+
