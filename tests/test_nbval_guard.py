@@ -269,7 +269,7 @@ def test_changed_figure_fails(guard_run: GuardRun) -> None:
 
 def test_the_widget_chapters_store_their_state() -> None:
     with_state = {p.name for p in sorted((ROOT / "book").glob("*.ipynb")) if stored_widget_state(_chapter(p))}
-    assert {"05_softmax.ipynb", "10_playground.ipynb", "18_learning.ipynb"} <= with_state, sorted(with_state)
+    assert {"05_softmax.ipynb", "06_scaling.ipynb", "17_learning.ipynb"} <= with_state, sorted(with_state)
 
 
 def test_stale_widget_state_fails(guard_run: GuardRun) -> None:
@@ -300,7 +300,7 @@ def test_packed_weights_are_compared_by_the_norm_of_their_difference() -> None:
     from attnlib.widgets.writer import unpack_weights
     from tests.nbval_report import PACKED_RTOL, same_numbers, widget_states_parsed
 
-    nb = json.loads((ROOT / "book" / "20_a_model_that_writes.ipynb").read_text(encoding="utf-8"))
+    nb = json.loads((ROOT / "book" / "19_a_model_that_writes.ipynb").read_text(encoding="utf-8"))
     stored = stored_widget_state(nb)
     mid, model = next((k, m) for k, m in stored.items() if "shapes" in m["state"])
     arrays = unpack_weights(model["state"]["weights"], model["state"]["shapes"])
