@@ -76,14 +76,14 @@ def held_out_loss(model: TinyLM, held: tuple[torch.Tensor, ...]) -> float:
 
 
 def _check_training(steps: int, batch: int, lr: float, weight_decay: float, seed: int,
-                    eval_every: int) -> dict[str, float | int]:
+                    eval_every: int) -> tuple[dict[str, float | int], int]:
+    """The run's settings, checked (what :class:`LMRun` records), and ``eval_every``."""
     steps, batch, eval_every = (require_positive_int(x, n) for x, n in ((steps, "steps"), (batch, "batch"),
                                                                          (eval_every, "eval_every")))
     lr = require_positive(lr, "lr")
     if not isinstance(weight_decay, (int, float)) or weight_decay < 0:
         raise ValueError(f"weight_decay must be a number >= 0, got {weight_decay!r}")
-    return {"steps": steps, "batch": batch, "lr": lr, "weight_decay": weight_decay, "seed": seed,
-            "eval_every": eval_every}
+    return {"steps": steps, "batch": batch, "lr": lr, "weight_decay": weight_decay, "seed": seed}, eval_every
 
 
 def train_lm(model: TinyLM, train: Stories, test: Stories, *, steps: int = 500, batch: int = 32, lr: float = 3e-3,
@@ -94,14 +94,14 @@ def train_lm(model: TinyLM, train: Stories, test: Stories, *, steps: int = 500, 
     Every ``eval_every`` steps the held-out loss on ``test`` is recorded and a progress line goes to
     ``progress`` (``None``: silent). Returns the :class:`LMRun`; the model is left in eval mode.
     """
-    settings = _check_training(steps, batch, lr, weight_decay, seed, eval_every)
-    steps, batch, eval_every = settings.pop("steps"), settings["batch"], settings.pop("eval_every")
-    run = LMRun(model, {"steps": steps, **settings})
+    settings, eval_every = _check_training(steps, batch, lr, weight_decay, seed, eval_every)
+    steps, batch = settings["steps"], settings["batch"]
+    run = LMRun(model, settings)
     data, held, rng = targets(train), targets(test), make_generator(seed)
     start = time.perf_counter()
     with reproducible(threads=1):
         torch.manual_seed(seed)
-        optimizer = torch.optim.AdamW(model.parameters(), lr=settings["lr"], weight_decay=weight_decay)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=settings["lr"], weight_decay=settings["weight_decay"])
         model.train()
         for step in range(1, steps + 1):
             rows = torch.from_numpy(rng.integers(len(train), size=batch))  # (batch,) stories of this step
