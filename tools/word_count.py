@@ -65,16 +65,22 @@ def numbered_chapters(root: Path = ROOT) -> list[Chapter]:
     return found
 
 
+def words_before_implementation(chapters: list[Chapter]) -> int | None:
+    """The words of the chapters before the first one of the Implementation part; ``None`` without it."""
+    captions = [c.part for c in chapters]
+    if IMPLEMENTATION not in captions:
+        return None
+    return sum(c.words for c in chapters[:captions.index(IMPLEMENTATION)])
+
+
 def over_budget(chapters: list[Chapter]) -> list[str]:
     """Each budget the chapters break, as a sentence; empty when all hold."""
     problems = [f"{c.path.name}: {c.words} words (at most {CHAPTER_LIMIT})" for c in chapters
                 if c.words > CHAPTER_LIMIT]
-    captions = [c.part for c in chapters]
-    if IMPLEMENTATION not in captions:
+    before = words_before_implementation(chapters)
+    if before is None:
         problems.append(f"no part captioned {IMPLEMENTATION!r} in _toc.yml")
         return problems
-    first = captions.index(IMPLEMENTATION)
-    before = sum(c.words for c in chapters[:first])
     if before > BEFORE_IMPLEMENTATION_LIMIT:
         problems.append(f"chapters before {IMPLEMENTATION!r}: {before} words (at most {BEFORE_IMPLEMENTATION_LIMIT})")
     total = sum(c.words for c in chapters)
@@ -88,8 +94,7 @@ def main() -> int:
     for c in chapters:
         flag = "  over" if c.words > CHAPTER_LIMIT else ""
         print(f"{c.path.name:36} {c.words:6}{flag}")
-    first = [c.part for c in chapters].index(IMPLEMENTATION) if any(c.part == IMPLEMENTATION for c in chapters) else 0
-    print(f"{'before ' + IMPLEMENTATION:36} {sum(c.words for c in chapters[:first]):6}  (at most {BEFORE_IMPLEMENTATION_LIMIT})")
+    print(f"{'before ' + IMPLEMENTATION:36} {words_before_implementation(chapters) or 0:6}  (at most {BEFORE_IMPLEMENTATION_LIMIT})")
     print(f"{'all numbered chapters':36} {sum(c.words for c in chapters):6}  (at most {TOTAL_LIMIT})")
     problems = over_budget(chapters)
     for p in problems:
