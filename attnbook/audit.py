@@ -38,7 +38,7 @@ from typing import Any
 
 import yaml
 
-from .errata import Judgement, format_value
+from .errata import Judgement, format_value, markdown_cell
 
 # A number not glued to a preceding letter, digit or dot ("W_q", "L02" and "x1" are names).
 TOKEN = re.compile(r"(?<![A-Za-z_\d.])\d+(?:\.\d+)?")
@@ -173,10 +173,6 @@ DOCUMENT_TITLES = {
 }
 
 
-def _cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ").strip()
-
-
 def _link(row: dict[str, Any]) -> str:
     return f"{{ref}}`check <{row['label']}>`"
 
@@ -235,7 +231,7 @@ def render_audit(docs: Iterable[dict[str, Any]], rows: Iterable[dict[str, Any]],
                     j = judgements[rid]
                     verdict = "reproduced" if j.verdict == "correct" else j.verdict
                     out.append(
-                        f"| {_cell(r['quantity'])} | `{_cell(r['document_value'])}` | `{_cell(book_value(r, j))}` |"
+                        f"| {markdown_cell(r['quantity'])} | `{markdown_cell(r['document_value'])}` | `{markdown_cell(book_value(r, j))}` |"
                         f" {verdict} ({_link(r)}) |"
                     )
                 out.append("")
@@ -246,7 +242,7 @@ def render_audit(docs: Iterable[dict[str, Any]], rows: Iterable[dict[str, Any]],
             out.append("### Numbers stated but not computed\n")
             for e in unreproduced:
                 toks = [t for _, t in _entry_tokens(e, doc["tokens"])]
-                out.append(f"- {_cell(e['section'])}, line {', '.join(map(str, e['lines']))}: {', '.join(toks)}"
+                out.append(f"- {markdown_cell(e['section'])}, line {', '.join(map(str, e['lines']))}: {', '.join(toks)}"
                            f" ({e['skip']}: {SKIP_REASONS[e['skip']]})")
             out.append("")
     return "\n".join(out)

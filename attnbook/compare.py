@@ -19,7 +19,7 @@ import torch
 from attnlib._validate import as_finite_array
 
 from .audit import load_inventory, row_order
-from .errata import classify, judge_all, load_rows, printed_numbers, render_value
+from .errata import classify, judge_all, load_rows, markdown_cell, printed_numbers, render_value
 
 VERDICT_TEXT = {"correct": "same", "rounding": "last digit", "wrong": "differs"}
 
@@ -169,7 +169,7 @@ def checked_rows(document: str, *labels: str, data: str | Path = "_data") -> Mar
     for r in mine:
         j = judged[r["id"]]
         verdict = j.verdict if j.verdict in ("correct", "carried") else f"[{j.verdict}](errata.ipynb)"
-        lines.append(f"| {_md(r['quantity'])} | `{_md(r['document_value'])}` | {_md(_shown(r, j))} | {verdict} |")
+        lines.append(f"| {markdown_cell(r['quantity'])} | `{markdown_cell(r['document_value'])}` | {markdown_cell(_shown(r, j))} | {verdict} |")
     return MarkdownTable("\n".join(lines))
 
 
@@ -184,5 +184,3 @@ def document_tally(document: str, data: str | Path = "_data") -> dict[str, int]:
     return out
 
 
-def _md(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ").strip()

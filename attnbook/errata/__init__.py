@@ -46,7 +46,7 @@ from ._judge import (
     printed_numbers,
 )
 from ._load import load_rows
-from ._render import SIGNIFICANT, format_value, render_errata, render_value
+from ._render import SIGNIFICANT, format_value, markdown_cell, render_errata, render_value
 from ._rule import CAUSES, ERRATA_VERDICTS, INHERITED, REQUIRED, RULE, VERDICTS
 
 # documented here, where readers and chapters import them from (the API reference links to them)
@@ -56,4 +56,4 @@ for _f in (Judgement, claim_verdict, classify, counts, derive, evaluate, judge, 
 
 __all__ = ["CAUSES", "ERRATA_VERDICTS", "INHERITED", "REQUIRED", "RULE", "SIGNIFICANT", "VERDICTS", "Judgement",
            "claim_verdict", "classify", "counts", "derive", "evaluate", "format_value", "judge", "judge_all",
-           "load_rows", "numeric_verdict", "printed_numbers", "render_errata", "render_value"]
+           "load_rows", "markdown_cell", "numeric_verdict", "printed_numbers", "render_errata", "render_value"]

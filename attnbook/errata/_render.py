@@ -45,7 +45,8 @@ def render_value(value: Any, decimals: int | None = None) -> str:
     return "[" + ", ".join(render_value(v, decimals) for v in value) + "]"
 
 
-def _cell(text: Any) -> str:
+def markdown_cell(text: Any) -> str:
+    """Text made safe for one cell of a Markdown table: ``|`` escaped, on one line."""
     return str(text).replace("|", "\\|").replace("\n", " ").strip()
 
 
@@ -54,13 +55,13 @@ def _values_line(row: dict[str, Any], j: Judgement) -> str:
     if j.exact is not None:
         parts = [f"exact: `{render_value(j.exact, row.get('decimals'))}`"]
         if j.route is not None:
-            inputs = "; ".join(f"{i} `{_cell(v)}`" for i, v in j.inputs.items())
-            parts.append(f"document's own route ({_cell(j.note)}; from its printed {inputs}): `{render_value(j.route, row.get('decimals'))}`")
+            inputs = "; ".join(f"{i} `{markdown_cell(v)}`" for i, v in j.inputs.items())
+            parts.append(f"document's own route ({markdown_cell(j.note)}; from its printed {inputs}): `{render_value(j.route, row.get('decimals'))}`")
         return "- values: " + ", ".join(parts)
-    items = [f"{_cell(k)}: `{render_value(v)}`" for k, v in j.shown.items()]
+    items = [f"{markdown_cell(k)}: `{render_value(v)}`" for k, v in j.shown.items()]
     line = "- values: " + ("; ".join(items) if items else "none")
     if j.edge:
-        line += f"\n- edge: {_cell(j.edge)}"
+        line += f"\n- edge: {markdown_cell(j.edge)}"
     return line
 
 
@@ -78,16 +79,16 @@ def render_errata(rows: list[dict[str, Any]], judgements: dict[str, Judgement], 
         for r in (r for r in errata if str(r["document"]) == doc):
             j = judgements[r["id"]]
             out.append(
-                f"**{_cell(r['section'])}** — {_cell(r['quantity'])}\n\n"
-                f"- document: `{_cell(r['document_value'])}` ({{ref}}`its check <{r['label']}>`)\n"
+                f"**{markdown_cell(r['section'])}** — {markdown_cell(r['quantity'])}\n\n"
+                f"- document: `{markdown_cell(r['document_value'])}` ({{ref}}`its check <{r['label']}>`)\n"
                 f"{_values_line(r, j)}\n"
-                f"- verdict: **{j.verdict}** ({_cell(r.get('cause', '?'))}). {_cell(r['why'])}"
+                f"- verdict: **{j.verdict}** ({markdown_cell(r.get('cause', '?'))}). {markdown_cell(r['why'])}"
             )
             kids = [c for c in rows if c.get("carried_from") == r["id"]]
             for c in kids:
                 jc = judgements[c["id"]]
-                out.append(f"  - consequence, {_cell(c['quantity'])}: document `{_cell(c['document_value'])}`, "
+                out.append(f"  - consequence, {markdown_cell(c['quantity'])}: document `{markdown_cell(c['document_value'])}`, "
                            f"corrected `{render_value(jc.exact, c.get('decimals'))}`, its own route "
-                           f"`{render_value(jc.route, c.get('decimals'))}` (**{jc.verdict}**). {_cell(c.get('why', ''))}")
+                           f"`{render_value(jc.route, c.get('decimals'))}` (**{jc.verdict}**). {markdown_cell(c.get('why', ''))}")
             out.append("")
     return "\n".join(out)
