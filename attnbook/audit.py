@@ -36,8 +36,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from ._yaml import read_yaml
 from .errata import Judgement, format_value, markdown_cell
 
 # A number not glued to a preceding letter, digit or dot ("W_q", "L02" and "x1" are names).
@@ -75,7 +74,7 @@ def load_inventory(folder: str | Path) -> list[dict[str, Any]]:
     """Every document's inventory under ``folder`` (``*.yml``), sorted by document."""
     docs = []
     for path in sorted(Path(folder).glob("*.yml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = read_yaml(path)
         if not isinstance(data, dict) or not {"document", "tokens", "entries"} <= set(data):
             raise ValueError(f"{path}: expected a mapping with document, tokens and entries")
         data["tokens"] = {int(k): [str(t) for t in v] for k, v in (data["tokens"] or {}).items()}

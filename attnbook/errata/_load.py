@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from .._yaml import read_yaml
 from ._rule import ERRATA_VERDICTS, INHERITED, REQUIRED, VERDICTS
 
 
@@ -17,7 +16,7 @@ def load_rows(folder: str | Path) -> list[dict[str, Any]]:
     after it, with ``carried_from`` set to its id and the keys of ``INHERITED`` taken from it."""
     rows: list[dict[str, Any]] = []
     for path in sorted(Path(folder).glob("*.yml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+        data = read_yaml(path) or []
         if not isinstance(data, list):
             raise ValueError(f"{path}: expected a YAML list of rows, got {type(data).__name__}")
         for row in data:

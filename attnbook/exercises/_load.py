@@ -29,8 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import yaml
-
+from .._yaml import read_yaml
 from ._registry import ChapterCode
 from ._types import Choice, Code, Exercise, FindError, Misconception, Mistake, Numeric, Section, Trained
 
@@ -69,8 +68,8 @@ def path_of(code: ChapterCode) -> Path:
 
 
 def read(path: Path) -> dict[str, Any]:
-    """A chapter's YAML, as plain data (``yaml.safe_load``: no tags, nothing run)."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    """A chapter's YAML, as plain data (the safe loader: no tags, nothing run)."""
+    data = read_yaml(path)
     if not isinstance(data, dict) or set(data) != {"chapter", "sections", "exercises"}:
         raise ValueError(f"{path}: needs exactly the keys chapter, sections, exercises")
     return data
@@ -108,8 +107,8 @@ def _answer(spec: dict[str, Any], code: ChapterCode, values: dict[str, Any], whe
     if kind == "choice":
         if ("correct" in spec) == ("correct_from" in spec):
             raise ValueError(f"{where}: give exactly one of correct, correct_from")
-        correct = spec["correct"] if "correct" in spec else code.named(spec["correct_from"], f"{where}.correct_from")()
-        return Choice(_options(spec["options"], values, f"{where}.options"), correct)
+        correct = spec["correct"] if "correct" in spec else code.named(spec["correct_from"], f"{where}.correct_from")
+        return Choice(_options(spec["options"], values, f"{where}.options"), correct)  # correct_from: run when asked
     numeric = Numeric(code.named(spec["value"], f"{where}.value"), tol=spec["tol"],
                       expect=text(spec["expect"], values, f"{where}.expect"))
     if kind == "numeric":

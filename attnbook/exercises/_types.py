@@ -3,6 +3,7 @@ misconceptions it recognises, and the verdict. Used by the checker (``_diagnose`
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -111,15 +112,28 @@ class Numeric:
 
 @dataclass
 class Choice:
-    """A multiple-choice answer: ``options`` as (key, text) pairs, ``correct`` one of the keys."""
+    """A multiple-choice answer: ``options`` as (key, text) pairs, and the right one's key: given, or a
+    function of no argument that finds it (an experiment, such as a training run), called the first
+    time ``correct`` is asked for, so that loading every exercise of the book runs no experiment."""
 
     options: Sequence[tuple[str, str]]
-    correct: str
+    key: str | Callable[[], str]
 
     def __post_init__(self) -> None:
-        keys = [k for k, _ in self.options]
-        if self.correct not in keys or len(set(keys)) != len(keys):
-            raise ValueError(f"correct {self.correct!r} must be one of the distinct keys {keys}")
+        if len(set(self.keys)) != len(self.keys):
+            raise ValueError(f"the option keys must be distinct, got {self.keys}")
+        if not callable(self.key):
+            self._one_of_the_keys(self.key)
+
+    def _one_of_the_keys(self, key: str) -> str:
+        if key not in self.keys:
+            raise ValueError(f"correct {key!r} must be one of the distinct keys {self.keys}")
+        return key
+
+    @functools.cached_property
+    def correct(self) -> str:
+        """The right option's key."""
+        return self._one_of_the_keys(self.key() if callable(self.key) else self.key)
 
     @property
     def keys(self) -> list[str]:
