@@ -1,5 +1,5 @@
 """What the browser checks read off a loaded page: small JavaScript functions, each returning plain
-data for a test to assert on. :func:`bookdev.site.visit` runs them during its one load of a page.
+data for a test to assert on. :func:`bookdev.site.read_page` runs them during its one load of a page.
 """
 
 from __future__ import annotations
@@ -91,3 +91,85 @@ WIDE_CARDS = """() => [...document.querySelectorAll("section.attnex, .attnw")].f
     (c) => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > window.innerWidth + 1
   ).map((c) => [c.matches("section.attnex") ? "exercise" : "widget",
                 c.dataset.exercise || [...c.classList].join(".")])"""
+
+#: Every PNG image of the article: its natural and displayed widths, and the text chunks of the PNG
+#: the browser loaded (fetched again from the same address, read here: tEXt and uncompressed iTXt).
+FIGURES = r"""async () => {
+  const latin1 = (a) => String.fromCharCode(...a);
+  const utf8 = (a) => new TextDecoder().decode(a);
+  function chunks(buf) {
+    const b = new Uint8Array(buf), v = new DataView(buf), out = {};
+    for (let p = 8; p + 8 <= b.length;) {
+      const len = v.getUint32(p), type = latin1(b.slice(p + 4, p + 8)), d = b.slice(p + 8, p + 8 + len);
+      if (type === "tEXt") { const z = d.indexOf(0); out[latin1(d.slice(0, z))] = latin1(d.slice(z + 1)); }
+      if (type === "iTXt" && d[d.indexOf(0) + 1] === 0) {
+        const z = d.indexOf(0), l = d.indexOf(0, z + 3), t = d.indexOf(0, l + 1);
+        out[latin1(d.slice(0, z))] = utf8(d.slice(t + 1));
+      }
+      if (type === "IEND") break;
+      p += 12 + len;
+    }
+    return out;
+  }
+  const imgs = [...document.querySelectorAll(".bd-article img")].filter(
+    (i) => /\.png$/.test(new URL(i.currentSrc || i.src, location.href).pathname) || /^data:image\/png/.test(i.src));
+  const out = [];
+  for (const [n, img] of imgs.entries()) {
+    await img.decode().catch(() => null);
+    const text = chunks(await (await fetch(img.currentSrc || img.src)).arrayBuffer());
+    const button = img.nextElementSibling && img.nextElementSibling.matches("button.attnbook-zoom-open")
+      ? img.nextElementSibling : null;
+    if (button) button.dataset.testFigure = String(n);
+    out.push({
+      n, name: (img.closest("figure[id]") || {}).id || img.alt.slice(0, 60) || img.src.slice(-30),
+      natural: img.naturalWidth, shown: img.getBoundingClientRect().width,
+      smallest: text["attnlib:smallest-text-px"] ?? null, what: text["attnlib:smallest-text"] ?? "",
+      zoom: !!button && !button.hidden,
+    });
+  }
+  return out;
+}"""
+
+#: The figure dialog once open: the drawn width of its image, and whether its box pans.
+FIGURE_DIALOG = r"""() => {
+  const d = document.querySelector("dialog.attnbook-zoom");
+  if (!d || !d.open) return null;
+  const pan = d.querySelector(".attnbook-zoom-pan"), img = pan.querySelector("img");
+  return { shown: img.getBoundingClientRect().width, natural: img.naturalWidth,
+           focused: document.activeElement === pan, scroll: pan.scrollLeft,
+           wide: pan.scrollWidth > pan.clientWidth + 1 };
+}"""
+
+#: Each typeset formula on the page: the nearest box around it that does not let it overflow (the
+#: formula's own scroll box, or the theme's span.math that hides what does not fit); where the
+#: formula's glyphs (mjx-math) lie against that box's visible area; whether the box scrolls and can
+#: take the focus; and the formula's size against its text's. (Not the box's scrollWidth: MathJax's
+#: hidden MathML for screen readers widens it.)
+FORMULAS = r"""() => [...document.querySelectorAll("mjx-container")].map((c) => {
+  let box = c;
+  while (box && box !== document.body && getComputedStyle(box).overflowX === "visible") box = box.parentElement;
+  const b = box.getBoundingClientRect();
+  const left = b.left + box.clientLeft;
+  const m = (c.querySelector("mjx-math") || c).getBoundingClientRect();
+  const mml = c.querySelector("mjx-assistive-mml");
+  return {
+    display: c.getAttribute("display") === "true", tex: (mml ? mml.textContent : c.textContent).slice(0, 70),
+    box: box.tagName.toLowerCase() + "." + [...box.classList].join("."), overflow: getComputedStyle(box).overflowX,
+    width: box.clientWidth, content: Math.round(m.width * 10) / 10,
+    cut: Math.round(Math.max(left - m.left, m.right - (left + box.clientWidth)) * 10) / 10,
+    focusable: box.tabIndex >= 0, shown: m.width > 0, fades: getComputedStyle(box).webkitMaskImage !== "none",
+    scale: parseFloat(getComputedStyle(c).fontSize) / parseFloat(getComputedStyle(c.parentElement).fontSize),
+  };
+})"""
+
+#: Resolves once the text column has kept its width for 300 ms (the theme's sidebars slide in and
+#: out over about half a second when the window's width crosses a breakpoint), then two frames later.
+SETTLED = """async () => {
+  const column = document.querySelector(".bd-article") || document.body;
+  let width = -1, since = performance.now();
+  while (performance.now() - since < 300) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (column.clientWidth !== width) { width = column.clientWidth; since = performance.now(); }
+  }
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+}"""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bookdev import readings
+from bookdev import legibility, readings
 from bookdev.browser import ROOT, SITE, PageLog
 
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
@@ -30,6 +30,9 @@ CHAPTERS = [p for p in PAGES if p.startswith("book/") and p.split("/")[-1][:2].i
 # Every page that embeds a widget view (a slider).
 WIDGET_PAGES = [p for p in PAGES if VIEW_MIME in (SITE / p).read_text(encoding="utf-8", errors="ignore")]
 
+# Every page that shows a figure (an image Sphinx copied into _images/).
+FIGURE_PAGES = [p for p in PAGES if "_images/" in (SITE / p).read_text(encoding="utf-8", errors="ignore")]
+
 # Raw TeX a page would show if MathJax did not typeset it.
 RAW_TEX = ("$$", "\\(", "\\)", "\\[", "\\]", "\\begin{")
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -48,6 +51,9 @@ def has_math(page: str) -> bool:
     """Whether Sphinx marked math on ``page`` (inline ``span.math`` or display ``div.math``)."""
     html = (SITE / page).read_text(encoding="utf-8")
     return 'class="math notranslate nohighlight"' in html
+
+
+MATH_PAGES = [p for p in PAGES if has_math(p)]
 
 
 def wait_for_widgets(page: Any, timeout_ms: float = 20_000) -> None:
@@ -119,10 +125,13 @@ def prose_text(page: Any) -> str:
 class PageReading:
     """What one load of a page showed: everything the per-page checks assert on.
 
-    Read by :func:`read_page` in three steps, each its own function: at the desktop size
-    (:func:`read_desktop`: the requests, math, raw TeX, title and navigation), then per theme
-    (:func:`read_theme`: background, captions, axe-core, widget cards), then at a phone's size per
-    theme (:func:`read_phone`)."""
+    Read by :func:`read_page` in four steps, each its own function: at the desktop size
+    (:func:`read_desktop`: the requests, math, raw TeX, title and navigation, the figures), then per
+    theme (:func:`read_theme`: background, captions, axe-core, widget cards), then at a phone's size
+    per theme (:func:`read_phone`), then at a phone's size once the layout has settled
+    (:func:`read_phone_text`: the formulas, the figures, and the problems ``zoomed`` met opening each
+    figure too small for the phone at full size; see :mod:`bookdev.legibility`). ``figures`` holds
+    :data:`readings.FIGURES` per width, ``"desktop"`` and ``"phone"``."""
 
     name: str
     site_url: str
@@ -133,6 +142,9 @@ class PageReading:
     nav: list[str] = field(default_factory=list)
     themes: dict[str, ThemeReading] = field(default_factory=dict)
     phone: dict[str, PhoneReading] = field(default_factory=dict)
+    figures: dict[str, list[dict]] = field(default_factory=dict)
+    zoomed: list[str] = field(default_factory=list)
+    formulas: list[dict] = field(default_factory=list)
 
 
 @dataclass
@@ -187,6 +199,8 @@ def read_desktop(page: Any, log: PageLog, site_url: str, name: str) -> PageReadi
         reading.math_untypeset = page.locator(".math:not(:has(mjx-container))").count()
     reading.raw_tex = [t for t in RAW_TEX if t in prose_text(page)]
     reading.nav = page.evaluate(readings.NAV_TEXT)
+    if name in FIGURE_PAGES:
+        reading.figures["desktop"] = page.evaluate(readings.FIGURES)
     return reading
 
 
@@ -223,12 +237,27 @@ def read_phone(page: Any, theme: str) -> PhoneReading:
     )
 
 
+def read_phone_text(page: Any, reading: PageReading) -> None:
+    """At a phone's size, once the text column has settled (the site refits its formulas to the new
+    width): the formulas and the figures of ``reading``'s page, and each figure too small for the
+    phone opened at full size by the keyboard (:func:`legibility.opened_at_full_size`)."""
+    page.evaluate(readings.SETTLED)
+    if reading.name in MATH_PAGES:
+        reading.formulas = [f for f in page.evaluate(readings.FORMULAS) if f["shown"]]
+    if reading.name in FIGURE_PAGES:
+        figures = reading.figures["phone"] = page.evaluate(readings.FIGURES)
+        shrunk = [fig for fig in figures if (legibility.drawn(fig) or float("inf")) < legibility.MIN_PX["phone"]]
+        opened = (legibility.opened_at_full_size(page, fig) for fig in shrunk)
+        reading.zoomed = [problem for problem in opened if problem]
+
+
 def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
     """Load page ``name`` into ``page``, a fresh page of a fresh browser context (a first visit:
     empty cache) whose requests :func:`bookdev.browser.offline_page` records in ``log``, and read
     it: at the desktop size once the network is idle (so that the record of requests is complete),
     in each theme (every axe rule in the first, in the others only the rules that read colours: a
-    theme changes the site's colours and nothing else), then at a phone's size in each theme."""
+    theme changes the site's colours and nothing else), then at a phone's size in each theme, and
+    there its formulas and figures."""
     load(page, f"{site_url}/{name}")
     page.wait_for_load_state("networkidle")
     reading = read_desktop(page, log, site_url, name)
@@ -239,4 +268,7 @@ def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
         reading.themes[theme] = read_theme(page, theme, None if i == 0 else list(COLOUR_RULES))
     for theme in reversed(THEMES):
         reading.phone[theme] = read_phone(page, theme)
+    read_phone_text(page, reading)
+    # the errors of the whole visit (the requests stay those of the first load, read above)
+    reading.log.page_errors, reading.log.console_errors = list(log.page_errors), list(log.console_errors)
     return reading

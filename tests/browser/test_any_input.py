@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bookdev import widgets as wd
-from bookdev.site import PHONE, WIDGET_PAGES, set_theme
+from bookdev.site import PHONE, THEMES, WIDGET_PAGES, set_theme
 
 from . import writer_driver as xd
 
@@ -81,46 +81,54 @@ def _message_and_widths(w: wd.Widget, name: str) -> list:
               m.getBoundingClientRect().right, r.getBoundingClientRect().right]; }}""")
 
 
-@pytest.mark.parametrize("width", [1280, PHONE["width"]], ids=["desktop", "phone"])
-def test_a_long_unknown_word_is_shortened_in_the_writer(width: int, offline_page, site_url) -> None:  # noqa: ANN001
+WIDTHS = (1280, PHONE["width"])  # a desktop's, then a phone's (the same page, the window narrowed)
+
+
+def test_a_long_unknown_word_is_shortened_in_the_writer(offline_page, site_url) -> None:  # noqa: ANN001
     page, log = offline_page
-    page.set_viewport_size({"width": width, "height": 900})
     w = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
-    xd.set_controls(w, prompt=f"<s> pia has a {LONG_WORD}")
     ref = xd.twin(w, prompt=f"<s> pia has a {LONG_WORD}").numbers()
-    text, page_w, win, msg_right, card_right = _message_and_widths(w, "message")
-    assert text == ref["error"] == (f"unknown word '{'x' * 20}…' (2000 characters): the model knows only its "
-                                    f"{len(w.state['vocab'])}-word vocabulary")
-    assert page_w <= win and msg_right <= card_right <= win, (page_w, win, msg_right, card_right)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        xd.set_controls(w, prompt=f"<s> pia has a {LONG_WORD}")
+        text, page_w, win, msg_right, card_right = _message_and_widths(w, "message")
+        assert text == ref["error"] == (f"unknown word '{'x' * 20}…' (2000 characters): the model knows only its "
+                                        f"{len(w.state['vocab'])}-word vocabulary")
+        assert page_w <= win and msg_right <= card_right <= win, (width, page_w, win, msg_right, card_right)
 
 
-@pytest.mark.parametrize("width", [1280, PHONE["width"]], ids=["desktop", "phone"])
-def test_a_long_unknown_word_is_shortened_in_the_ask_widget(width: int, offline_page, site_url) -> None:  # noqa: ANN001
+def test_a_long_unknown_word_is_shortened_in_the_ask_widget(offline_page, site_url) -> None:  # noqa: ANN001
     page, log = offline_page
-    page.set_viewport_size({"width": width, "height": 900})
     ask = next(w for w in wd.load_widget_page(page, site_url, "book/17_learning.html") if w.kind == "AskModel")
-    ask.page.evaluate(f"""(t) => {{ const i = {ask.root}.querySelector('input[type="text"]'); i.value = t;
-      i.dispatchEvent(new Event("input", {{ bubbles: true }})); }}""", f"the bank {LONG_WORD}")
-    text, page_w, win, msg_right, card_right = _message_and_widths(ask, "message")
-    assert f"'{'x' * 20}…' (2000 characters)" in text and LONG_WORD not in text, text[:200]
-    assert page_w <= win and msg_right <= card_right <= win, (page_w, win, msg_right, card_right)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        ask.page.evaluate(f"""(t) => {{ const i = {ask.root}.querySelector('input[type="text"]'); i.value = t;
+          i.dispatchEvent(new Event("input", {{ bubbles: true }})); }}""", f"the bank {LONG_WORD}")
+        text, page_w, win, msg_right, card_right = _message_and_widths(ask, "message")
+        assert f"'{'x' * 20}…' (2000 characters)" in text and LONG_WORD not in text, (width, text[:200])
+        assert page_w <= win and msg_right <= card_right <= win, (width, page_w, win, msg_right, card_right)
 
 
-@pytest.mark.parametrize(("typed", "used"), [("-5", 0), ("1e12", 4294967295), ("2.7", 3), ("4294967296", 4294967295),
-                                             ("17", 17)])
-def test_the_seed_box_shows_the_seed_in_use(typed: str, used: int, offline_page, site_url) -> None:  # noqa: ANN001
+#: What a reader types into the writer's seed box, and the seed the writer then uses.
+SEEDS = [("-5", 0), ("1e12", 4294967295), ("2.7", 3), ("4294967296", 4294967295), ("17", 17)]
+
+
+def test_the_seed_box_shows_the_seed_in_use(offline_page, site_url) -> None:  # noqa: ANN001
+    """Each typed seed in turn, on one load of the page: the box shows the seed in use, a note says so
+    when it differs from what was typed, and three steps from a restart write what Python writes."""
     page, _ = offline_page
     w = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
-    box, note = w.page.evaluate(f"""(typed) => {{ const r = {w.root}; const s = r.querySelector('input[data-name="seed"]');
-      s.focus(); s.value = typed; s.dispatchEvent(new Event("change", {{ bubbles: true }}));
-      return [s.value, r.querySelector('[data-name="seed-note"]').textContent]; }}""", typed)
-    assert box == str(used), f"typed {typed}: the box shows {box}, the seed in use is {used}"
-    assert (note == "") == (typed == str(used)), note
-    if note:
-        assert note.endswith(f"using {used}"), note
-    xd.press(w, "restart")
-    xd.press(w, "next", 3)
-    assert xd.result(w)["new"] == xd.twin(w, seed=used, steps=3).numbers()["new"]
+    for typed, used in SEEDS:
+        box, note = w.page.evaluate(f"""(typed) => {{ const r = {w.root}; const s = r.querySelector('input[data-name="seed"]');
+          s.focus(); s.value = typed; s.dispatchEvent(new Event("change", {{ bubbles: true }}));
+          return [s.value, r.querySelector('[data-name="seed-note"]').textContent]; }}""", typed)
+        assert box == str(used), f"typed {typed}: the box shows {box}, the seed in use is {used}"
+        assert (note == "") == (typed == str(used)), (typed, note)
+        if note:
+            assert note.endswith(f"using {used}"), (typed, note)
+        xd.press(w, "restart")
+        xd.press(w, "next", 3)
+        assert xd.result(w)["new"] == xd.twin(w, seed=used, steps=3).numbers()["new"], typed
 
 
 def _radio_and_card(page) -> list:  # noqa: ANN001
@@ -140,12 +148,12 @@ def _radio_and_card(page) -> list:  # noqa: ANN001
     return [centre, sum(card) / 3]
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-def test_exercise_cards_and_their_radio_buttons_read_right_in_both_themes(theme: str, open_page) -> None:  # noqa: ANN001
+def test_exercise_cards_and_their_radio_buttons_read_right_in_both_themes(open_page) -> None:  # noqa: ANN001
     """An unchecked radio button is hollow: its inside has the card's own shade (a light card and a light
     inside, a dark card and a dark inside), not a filled disc of the other theme's colour."""
     page, _ = open_page("book/05_softmax.html")
-    set_theme(page, theme)
-    centre, card = _radio_and_card(page)
-    assert (card > 128) == (theme == "light"), f"{theme}: the card's background is {card:.0f} of 255"
-    assert abs(centre - card) < 60, f"{theme}: an unchecked radio button's inside is {centre:.0f}, its card {card:.0f}"
+    for theme in THEMES:
+        set_theme(page, theme)
+        centre, card = _radio_and_card(page)
+        assert (card > 128) == (theme == "light"), f"{theme}: the card's background is {card:.0f} of 255"
+        assert abs(centre - card) < 60, f"{theme}: an unchecked radio button's inside is {centre:.0f}, its card {card:.0f}"

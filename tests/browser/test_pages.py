@@ -1,7 +1,8 @@
 """Every page of the built site, loaded once in Chromium with every other host blocked, and read
 (:func:`bookdev.site.read_page`): at the desktop size, in the light and the dark theme, and at a
 phone's size. Each check below is a function of that reading that returns its problems; a failing
-page names every check it fails.
+page names every check it fails. (The guards of the figure and formula measures, on planted faults,
+are in test_figure_text.py and test_phone_reading.py.)
 """
 
 from __future__ import annotations
@@ -10,9 +11,20 @@ from collections.abc import Callable
 
 import pytest
 
+from bookdev import legibility as lg
 from bookdev import widgets as wd
 from bookdev.browser import SITE
-from bookdev.site import AXE, PAGES, PHONE, THEMES, WIDGET_PAGES, PageReading, read_page
+from bookdev.site import (
+    AXE,
+    FIGURE_PAGES,
+    MATH_PAGES,
+    PAGES,
+    PHONE,
+    THEMES,
+    WIDGET_PAGES,
+    PageReading,
+    read_page,
+)
 from tools import page_weight as pw
 
 pytestmark = pytest.mark.browser
@@ -138,6 +150,31 @@ def fits_a_phone(r: PageReading) -> list[str]:
     return problems
 
 
+def figures_readable(r: PageReading) -> list[str]:
+    """Every figure's smallest text, as its PNG records it (``attnlib.style``), is drawn at least 10 CSS
+    px at 1280 px; at 390 px at least 8 px, in the page or in the full-size dialog that the keyboard
+    opens from the button under a shrunk figure (which pans by the arrow keys, closes by Escape and
+    gives the focus back). A figure whose PNG does not say fails: it was not measured."""
+    if r.name not in FIGURE_PAGES:
+        return []
+    problems = []
+    for width, least in (("desktop", lg.MIN_PX["desktop"]), ("phone", 0.0)):  # on a phone: measured, then zoomed
+        if not r.figures.get(width):
+            problems.append(f"{width}: no figure found, though its HTML has one")
+        problems += [f"{width}: {p}" for p in lg.too_small(r.figures.get(width, []), least)]
+    return problems + [f"phone, opened at full size: {p}" for p in r.zoomed]
+
+
+def formulas_fit_a_phone(r: PageReading) -> list[str]:
+    """At 390 px every formula fits its line, drawn at least ``MIN_SCALE`` of the text's size; a display
+    formula wider than that scrolls sideways, reachable by the keyboard, fades out at the edge past
+    which more of it lies, and is wider than its box by more than a few pixels (one that overflows by
+    2-20 px looks as if its last symbol were cut off)."""
+    if r.name not in MATH_PAGES:
+        return []
+    return lg.formula_problems(r.formulas) if r.formulas else ["no typeset formula at 390 px"]
+
+
 def within_weight_budget(r: PageReading) -> list[str]:
     """A first visit of a chapter transfers (gzip, as a static host serves it) at most 600 kB, or
     1.2 MB for a chapter with sliders; the search index is for the search page only."""
@@ -155,7 +192,7 @@ def within_weight_budget(r: PageReading) -> list[str]:
 
 CHECKS: list[Callable[[PageReading], list[str]]] = [
     offline_without_errors, math_typeset, title_and_navigation, accessible_in_both_themes,
-    captions_readable, widgets_accessible, fits_a_phone, within_weight_budget,
+    captions_readable, widgets_accessible, fits_a_phone, figures_readable, formulas_fit_a_phone, within_weight_budget,
 ]
 
 
@@ -177,7 +214,7 @@ def _bad_reading() -> PageReading:
     from bookdev.browser import PageLog
     from bookdev.site import PhoneReading, ThemeReading
 
-    name = next(p for p in WIDGET_PAGES if p.startswith("book/"))
+    name = next(p for p in WIDGET_PAGES if p.startswith("book/") and p in FIGURE_PAGES and p in MATH_PAGES)
     log = PageLog(external=["https://cdn.example/x.js"],
                   fetched=[f"http://127.0.0.1:1/{name}", "http://127.0.0.1:1/searchindex.js"])
     violation = {"id": "image-alt", "impact": "critical", "help": "alt", "nodes": [{"target": ["img"], "html": "<img>"}]}
@@ -185,9 +222,14 @@ def _bad_reading() -> PageReading:
                          axe=[violation], widget_axe=[violation], widget_cards=[["rgb(0, 0, 0)", "rgb(0, 0, 0)"]])
     phone = PhoneReading(overflow={"width": PHONE["width"], "scrollWidth": 900, "out": ["div.wide"]},
                          readouts={"problems": ["d_k cut"], "checked": []}, wide_cards=[["exercise", "05.1"]])
+    tiny = {"n": 0, "name": "fig-tiny", "natural": 800, "shown": 700, "smallest": "5.0", "what": "tick", "zoom": True}
+    unmeasured = {**tiny, "n": 1, "name": "fig-unmeasured", "smallest": None}
+    cut = {"display": True, "tex": "x", "box": "span.math", "overflow": "hidden", "width": 300, "content": 320,
+           "cut": 20, "focusable": False, "shown": True, "fades": False, "scale": 1.0}
     return PageReading(name=name, site_url="http://127.0.0.1:1", log=log, math_marked=3, math_untypeset=1,
                        raw_tex=["$$"], nav=[f"Softmax — {BOOK} — {BOOK}", "d_k"],
-                       themes=dict.fromkeys(THEMES, theme), phone=dict.fromkeys(THEMES, phone))
+                       themes=dict.fromkeys(THEMES, theme), phone=dict.fromkeys(THEMES, phone),
+                       figures={"desktop": [tiny], "phone": [unmeasured]}, formulas=[cut])
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)

@@ -1,12 +1,15 @@
-"""Reading on a phone (390 px): the Exercises page's catalogue breaks no word inside itself, and no
-formula of the book is cut off (an inline formula inside a box that hides its end, a display formula
-a few pixels wider than its box, so that its last symbol looks cut off)."""
+"""Reading on a phone (390 px): the Exercises page's catalogue breaks no word inside itself, and the
+formulas fit when a window narrows to a phone's width and when a page is loaded at it. (That no formula
+of any page is cut off at 390 px, inline or display, is the check ``formulas_fit_a_phone`` of
+test_pages.py, on every page's one visit; the measure is :func:`bookdev.legibility.formula_problems`.)"""
 
 from __future__ import annotations
 
 import pytest
 
-from bookdev.site import PAGES, PHONE, THEMES, has_math, load, set_theme
+from bookdev.legibility import formula_problems
+from bookdev.readings import FORMULAS, SETTLED
+from bookdev.site import PHONE, THEMES, load, set_theme
 
 pytestmark = pytest.mark.browser
 
@@ -56,60 +59,6 @@ def test_exercise_catalogue_reads_on_a_phone(offline_page, site_url, scheme: str
     assert log.console_errors == [] and log.page_errors == []
 
 
-MATH_PAGES = [p for p in PAGES if has_math(p)]
-#: A formula may be drawn smaller to fit its line, down to this share of the text's size; one wider
-#: than that scrolls sideways (a box the keyboard can reach), and is then clearly wider than its box.
-MIN_SCALE = 0.8
-
-# Each typeset formula on the page: the nearest box around it that does not let it overflow (the
-# formula's own scroll box, or the theme's span.math that hides what does not fit); where the
-# formula's glyphs (mjx-math) lie against that box's visible area; whether the box scrolls and can
-# take the focus; and the formula's size against its text's. (Not the box's scrollWidth: MathJax's
-# hidden MathML for screen readers widens it.)
-_FORMULAS = r"""() => [...document.querySelectorAll("mjx-container")].map((c) => {
-  let box = c;
-  while (box && box !== document.body && getComputedStyle(box).overflowX === "visible") box = box.parentElement;
-  const b = box.getBoundingClientRect();
-  const left = b.left + box.clientLeft;
-  const m = (c.querySelector("mjx-math") || c).getBoundingClientRect();
-  const mml = c.querySelector("mjx-assistive-mml");
-  return {
-    display: c.getAttribute("display") === "true", tex: (mml ? mml.textContent : c.textContent).slice(0, 70),
-    box: box.tagName.toLowerCase() + "." + [...box.classList].join("."), overflow: getComputedStyle(box).overflowX,
-    width: box.clientWidth, content: Math.round(m.width * 10) / 10,
-    cut: Math.round(Math.max(left - m.left, m.right - (left + box.clientWidth)) * 10) / 10,
-    focusable: box.tabIndex >= 0, shown: m.width > 0, fades: getComputedStyle(box).webkitMaskImage !== "none",
-    scale: parseFloat(getComputedStyle(c).fontSize) / parseFloat(getComputedStyle(c.parentElement).fontSize),
-  };
-})"""
-
-
-@pytest.mark.parametrize("name", MATH_PAGES)
-def test_no_formula_is_cut_off_on_a_phone(offline_page, site_url, name: str) -> None:  # noqa: ANN001
-    """At 390 px every formula fits its line, drawn at least MIN_SCALE of the text's size; a display
-    formula wider than that scrolls sideways, reachable by the keyboard, fades out at the edge past
-    which more of it lies, and is wider than its box by more than a few pixels (one that overflows
-    by 2-20 px looks as if its last symbol were cut off)."""
-    page, log = offline_page
-    page.set_viewport_size(PHONE)
-    _load_fitted(page, f"{site_url}/{name}")
-    _no_formula_cut(page, name)
-    assert log.console_errors == [] and log.page_errors == []
-
-
-# Resolves once the text column has kept its width for 300 ms (the theme's sidebars slide in and
-# out over about half a second when the window's width crosses a breakpoint), then two frames later.
-_SETTLED = """async () => {
-  const column = document.querySelector(".bd-article");
-  let width = -1, since = performance.now();
-  while (performance.now() - since < 300) {
-    await new Promise((r) => setTimeout(r, 50));
-    if (column.clientWidth !== width) { width = column.clientWidth; since = performance.now(); }
-  }
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-}"""
-
-
 def _load_fitted(page: object, url: str) -> None:
     """Load the page and wait until the site's script has fitted its formulas (math_focus.js)."""
     load(page, url)
@@ -125,42 +74,29 @@ def test_formulas_fit_again_when_the_screen_narrows(offline_page, site_url, name
     _load_fitted(page, f"{site_url}/{name}")
     sizes = page.evaluate("() => [...document.querySelectorAll('mjx-container')].map((c) => getComputedStyle(c).fontSize)")
     page.set_viewport_size(PHONE)
-    page.evaluate(_SETTLED)
+    page.evaluate(SETTLED)
     _no_formula_cut(page, name)
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.evaluate(_SETTLED)
+    page.evaluate(SETTLED)
     again = page.evaluate("() => [...document.querySelectorAll('mjx-container')].map((c) => getComputedStyle(c).fontSize)")
     assert again == sizes, "back at 1280 px, some formulas are still drawn smaller"
 
 
 def _no_formula_cut(page: object, name: str) -> None:
-    formulas = [f for f in page.evaluate(_FORMULAS) if f["shown"]]
+    formulas = [f for f in page.evaluate(FORMULAS) if f["shown"]]
     assert formulas, f"no typeset formula on {name}"
-    problems = []
-    for f in formulas:
-        fits = f["content"] <= f["width"] + 0.5
-        where = f"{'display' if f['display'] else 'inline'} {f['tex']!r} ({f['content']} px in {f['width']} px, {f['box']})"
-        if f["overflow"] in ("hidden", "clip") and f["cut"] > 0.5:
-            problems.append(f"{where}: {f['cut']} px cut off by a box that hides it")
-        elif not fits and f["content"] * MIN_SCALE <= f["width"]:
-            problems.append(f"{where}: overflows by a little, would fit at {f['width'] / f['content']:.2f} of its size")
-        elif not fits and not f["focusable"]:
-            problems.append(f"{where}: scrolls, but the keyboard cannot reach it")
-        elif not fits and not f["fades"]:
-            problems.append(f"{where}: scrolls, but does not fade out where more of it lies")
-        elif fits and f["fades"]:
-            problems.append(f"{where}: fits, but fades out at an edge")
-        if f["scale"] < MIN_SCALE - 0.01:
-            problems.append(f"{where}: drawn at {f['scale']:.2f} of the text's size")
+    problems = formula_problems(formulas)
     assert problems == [], f"{name} at 390 px:\n" + "\n".join(problems)
 
 
 def test_a_wide_formula_fades_where_more_of_it_lies(offline_page, site_url) -> None:  # noqa: ANN001
-    """The widest formula of chapter 17 at 390 px: it fades out on the right, scrolled to its end
-    on the left only, in the middle on both sides."""
+    """Chapter 17 loaded at 390 px (a phone's first visit, where the other pages are read after a
+    narrowing): no formula is cut off; and its widest formula fades out on the right, scrolled to its
+    end on the left only, in the middle on both sides."""
     page, _ = offline_page
     page.set_viewport_size(PHONE)
     _load_fitted(page, f"{site_url}/book/17_learning.html")
+    _no_formula_cut(page, "book/17_learning.html")
     sides = """(where) => {
       const box = [...document.querySelectorAll('mjx-container[display="true"]')].sort((a, b) => b.scrollWidth - a.scrollWidth)[0];
       box.scrollLeft = where === "end" ? box.scrollWidth : where === "middle" ? (box.scrollWidth - box.clientWidth) / 2 : 0;

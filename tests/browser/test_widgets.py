@@ -86,8 +86,7 @@ def _no_bad_numbers(widget: wd.Widget) -> None:
         assert bad not in text, f"{widget.kind} shows {bad!r}: {text[:300]}"
 
 
-def test_widgets_render_offline_without_errors(widget_view) -> None:  # noqa: ANN001
-    name, page, log, widgets = widget_view
+def _render_offline_without_errors(name: str, page, log: bb.PageLog, widgets: list[wd.Widget]) -> None:  # noqa: ANN001
     assert widgets, f"{name}: no widget views"
     assert all(w.rendered for w in widgets), f"{name}: not rendered: {[w.kind for w in widgets if not w.rendered]}"
     assert {w.kind for w in widgets} <= set(CLASSES), f"{name}: unknown widgets {[w.kind for w in widgets]}"
@@ -100,10 +99,9 @@ def test_widgets_render_offline_without_errors(widget_view) -> None:  # noqa: AN
     assert log.page_errors == [], f"{name} page errors: {log.page_errors}"
 
 
-def test_page_embeds_the_current_es_modules(widget_view) -> None:  # noqa: ANN001
+def _embed_the_current_es_modules(name: str, widgets: list[wd.Widget]) -> None:
     """The widget state in the page carries the ES modules of attnlib as it is now (a stale build
     cache would test yesterday's JavaScript)."""
-    name, _, _, widgets = widget_view
     for w in widgets:
         assert w.embedded_esm() == str(CLASSES[w.kind]._esm), (
             f"{name}: the {w.kind} module embedded in the page differs from attnlib/widgets: rebuild "
@@ -240,8 +238,13 @@ CHECKS = {
 }
 
 
-def test_sliders_show_what_attnlib_computes(widget_view) -> None:  # noqa: ANN001
-    name, _, log, widgets = widget_view
+def test_widgets_render_offline_and_show_what_attnlib_computes(widget_view) -> None:  # noqa: ANN001
+    """As loaded: every widget rendered, no NaN, no error, nothing from another host, and the page
+    embeds attnlib's ES modules as they are now; then every slider, moved through its range, shows the
+    numbers attnlib computes for it (one load of the page for the three)."""
+    name, page, log, widgets = widget_view
+    _render_offline_without_errors(name, page, log, widgets)
+    _embed_the_current_es_modules(name, widgets)
     for w in widgets:
         CHECKS[w.kind](w)
     assert log.console_errors == [] and log.page_errors == [], (log.console_errors, log.page_errors)
