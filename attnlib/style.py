@@ -8,8 +8,8 @@ Every figure a chapter shows also records the size of its smallest text. Inside 
 :func:`use` makes the PNG that ``plt.show()`` stores carry it (:func:`figure_png`): the smallest
 font size of any text actually drawn (tick labels, legends, heatmap numbers, titles), in pixels of
 that PNG, as the text chunk ``attnlib:smallest-text-px``. The site keeps the chunk, and the browser
-tests (``tests/browser/test_figure_text.py``) scale it by the width the page draws the image at:
-that is the size of the text a reader sees.
+tests (``bookdev.legibility``, on every page of the site) scale it by the width the page draws the
+image at: that is the size of the text a reader sees.
 """
 
 from __future__ import annotations

@@ -8,7 +8,10 @@ benchmarks.bench_widgets``). Nothing here may import a test module (``tests/test
 
 - :mod:`bookdev.browser`: the built site served on 127.0.0.1, Debian's Chromium driven by
   Playwright, and pages whose requests to any other host are blocked and recorded;
-- :mod:`bookdev.site`: which pages the built site has, and loading one until its math is typeset;
+- :mod:`bookdev.site`: which pages the built site has, loading one until its math is typeset, and
+  reading it once for every per-page check;
+- :mod:`bookdev.readings`: the page readings, small JavaScript functions;
+- :mod:`bookdev.legibility`: the measures of figure text and formulas a reader can read;
 - :mod:`bookdev.widgets`: finding the sliders on a page, moving them, and what attnlib says they
   should show.
 """

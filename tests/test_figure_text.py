@@ -1,7 +1,8 @@
 """The size of a figure's smallest text, measured where it is drawn (``attnlib.style``), and the
 guard that tiny text is caught: the unit half of issue 34 §6 ("Figures a phone can read"). The
-browser half (``tests/browser/test_figure_text.py``) scales the recorded size by the width the site
-draws each figure at.
+browser half (``bookdev.legibility``, applied to every page by ``tests/browser/test_pages.py``, its
+guard in ``tests/browser/test_figure_text.py``) scales the recorded size by the width the site draws
+each figure at.
 
 Also: every plot helper, at its own size, draws no text below ``style.MIN_TEXT_PT``; and the site's
 re-encoding of the figures keeps the record.
