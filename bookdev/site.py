@@ -269,6 +269,7 @@ def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
     for theme in reversed(THEMES):
         reading.phone[theme] = read_phone(page, theme)
     read_phone_text(page, reading)
-    # the errors of the whole visit (the requests stay those of the first load, read above)
-    reading.log.page_errors, reading.log.console_errors = list(log.page_errors), list(log.console_errors)
+    # what the whole visit did wrong (the files fetched stay those of the first load, read above)
+    for problems in ("external", "page_errors", "console_errors"):
+        setattr(reading.log, problems, list(getattr(log, problems)))
     return reading
