@@ -246,8 +246,9 @@ def read_phone_text(page: Any, reading: PageReading) -> None:
         reading.formulas = [f for f in page.evaluate(readings.FORMULAS) if f["shown"]]
     if reading.name in FIGURE_PAGES:
         figures = reading.figures["phone"] = page.evaluate(readings.FIGURES)
-        shrunk = [fig for fig in figures if (legibility.drawn(fig) or float("inf")) < legibility.MIN_PX["phone"]]
-        opened = (legibility.opened_at_full_size(page, fig) for fig in shrunk)
+        sizes = [(fig, legibility.drawn(fig)) for fig in figures]  # None: not measured, which the check reports
+        opened = (legibility.opened_at_full_size(page, fig) for fig, size in sizes
+                  if size is not None and size < legibility.MIN_PX["phone"])
         reading.zoomed = [problem for problem in opened if problem]
 
 
