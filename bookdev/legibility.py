@@ -62,7 +62,7 @@ def opened_at_full_size(page: Any, fig: dict[str, Any]) -> str | None:
         return f"{fig['name']}: Enter on its button opened no dialog"
     page.wait_for_function("() => document.querySelector('dialog.attnbook-zoom img').naturalWidth > 0")
     seen = page.evaluate(readings.FIGURE_DIALOG)
-    size = float(fig["smallest"]) * seen["shown"] / seen["natural"]
+    size = drawn({**fig, "shown": seen["shown"], "natural": seen["natural"]})
     problems = []
     if size < MIN_PX["phone"]:
         problems.append(f"text {size:.1f} px in the dialog")
@@ -80,6 +80,11 @@ def opened_at_full_size(page: Any, fig: dict[str, Any]) -> str | None:
     elif not page.evaluate("(n) => document.activeElement?.dataset?.testFigure === n", str(fig["n"])):
         problems.append("closing does not give the focus back to its button")
     return f"{fig['name']}: " + "; ".join(problems) if problems else None
+
+
+def shown_formulas(page: Any) -> list[dict[str, Any]]:
+    """The page's typeset formulas that are drawn (:data:`readings.FORMULAS`; not those in closed boxes)."""
+    return [f for f in page.evaluate(readings.FORMULAS) if f["shown"]]
 
 
 def formula_problems(formulas: list[dict[str, Any]]) -> list[str]:

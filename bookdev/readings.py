@@ -93,8 +93,10 @@ WIDE_CARDS = """() => [...document.querySelectorAll("section.attnex, .attnw")].f
                 c.dataset.exercise || [...c.classList].join(".")])"""
 
 #: Every PNG image of the article: its natural and displayed widths, and the text chunks of the PNG
-#: the browser loaded (fetched again from the same address, read here: tEXt and uncompressed iTXt).
+#: the browser loaded (fetched again from the same address, once per page, and read here: tEXt and
+#: uncompressed iTXt; a later reading of the page, at another width, reuses them).
 FIGURES = r"""async () => {
+  const known = (window.attnbookTestFigureText ||= new Map());  // address -> its text chunks
   const latin1 = (a) => String.fromCharCode(...a);
   const utf8 = (a) => new TextDecoder().decode(a);
   function chunks(buf) {
@@ -116,7 +118,9 @@ FIGURES = r"""async () => {
   const out = [];
   for (const [n, img] of imgs.entries()) {
     await img.decode().catch(() => null);
-    const text = chunks(await (await fetch(img.currentSrc || img.src)).arrayBuffer());
+    const src = img.currentSrc || img.src;
+    if (!known.has(src)) known.set(src, chunks(await (await fetch(src)).arrayBuffer()));
+    const text = known.get(src);
     const button = img.nextElementSibling && img.nextElementSibling.matches("button.attnbook-zoom-open")
       ? img.nextElementSibling : null;
     if (button) button.dataset.testFigure = String(n);

@@ -4,7 +4,7 @@ typeset, and :func:`read_page`, one load of a page that reads what every per-pag
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -243,13 +243,15 @@ def read_phone_text(page: Any, reading: PageReading) -> None:
     phone opened at full size by the keyboard (:func:`legibility.opened_at_full_size`)."""
     page.evaluate(readings.SETTLED)
     if reading.name in MATH_PAGES:
-        reading.formulas = [f for f in page.evaluate(readings.FORMULAS) if f["shown"]]
+        reading.formulas = legibility.shown_formulas(page)
     if reading.name in FIGURE_PAGES:
-        figures = reading.figures["phone"] = page.evaluate(readings.FIGURES)
-        sizes = [(fig, legibility.drawn(fig)) for fig in figures]  # None: not measured, which the check reports
-        opened = (legibility.opened_at_full_size(page, fig) for fig, size in sizes
-                  if size is not None and size < legibility.MIN_PX["phone"])
-        reading.zoomed = [problem for problem in opened if problem]
+        reading.figures["phone"] = page.evaluate(readings.FIGURES)
+        for fig in reading.figures["phone"]:
+            size = legibility.drawn(fig)  # None: not measured, which the check reports
+            if size is not None and size < legibility.MIN_PX["phone"]:
+                problem = legibility.opened_at_full_size(page, fig)
+                if problem:
+                    reading.zoomed.append(problem)
 
 
 def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
@@ -270,7 +272,6 @@ def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
     for theme in reversed(THEMES):
         reading.phone[theme] = read_phone(page, theme)
     read_phone_text(page, reading)
-    # what the whole visit did wrong (the files fetched stay those of the first load, read above)
-    for problems in ("external", "page_errors", "console_errors"):
-        setattr(reading.log, problems, list(getattr(log, problems)))
+    # what the whole visit did wrong; the files fetched stay those of the first load, read above
+    reading.log = replace(copy.deepcopy(log), fetched=reading.log.fetched)
     return reading

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bookdev.legibility import formula_problems
-from bookdev.readings import FORMULAS, SETTLED
+from bookdev.legibility import formula_problems, shown_formulas
+from bookdev.readings import SETTLED
 from bookdev.site import PHONE, THEMES, load, set_theme
 
 pytestmark = pytest.mark.browser
@@ -83,7 +83,7 @@ def test_formulas_fit_again_when_the_screen_narrows(offline_page, site_url, name
 
 
 def _no_formula_cut(page: object, name: str) -> None:
-    formulas = [f for f in page.evaluate(FORMULAS) if f["shown"]]
+    formulas = shown_formulas(page)
     assert formulas, f"no typeset formula on {name}"
     problems = formula_problems(formulas)
     assert problems == [], f"{name} at 390 px:\n" + "\n".join(problems)
