@@ -87,12 +87,14 @@ def chromium() -> Iterator[Any]:
 @dataclass
 class PageLog:
     """What a page did: requests that left the site (blocked), the URLs it fetched from the site (in
-    the order they finished), console errors, page errors."""
+    the order they finished), console errors, page errors, and how many requests are still under
+    way (``pending``)."""
 
     external: list[str] = field(default_factory=list)
     fetched: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    pending: int = 0
 
 
 @contextmanager
@@ -116,8 +118,15 @@ def offline_page(browser: Any, site_url: str, viewport: dict[str, int] | None = 
     page = context.new_page()
     page.on("console", lambda m: log.console_errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: log.page_errors.append(str(e)))
-    page.on("requestfinished",
-            lambda r: log.fetched.append(r.url) if urlparse(r.url).netloc == site_host else None)
+    page.on("request", lambda _: setattr(log, "pending", log.pending + 1))
+    page.on("requestfailed", lambda _: setattr(log, "pending", log.pending - 1))
+
+    def finished(r: Any) -> None:
+        log.pending -= 1
+        if urlparse(r.url).netloc == site_host:
+            log.fetched.append(r.url)
+
+    page.on("requestfinished", finished)
     try:
         yield page, log
     finally:

@@ -177,3 +177,79 @@ SETTLED = """async () => {
   }
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 }"""
+
+#: Marks with ``data-axe-same`` every word of code whose colour contrast cannot differ from an earlier
+#: one's, so that axe-core's contrast rule (its selector made ``:not([data-axe-same])`` by
+#: :func:`bookdev.site.read_theme`) checks one word of each kind. A word of code is an element with
+#: text and no child element inside a code block, inline code or an API signature (a chapter has
+#: thousands, of a few dozen kinds). Two are of one kind when everything the rule reads of them is the
+#: same: the text's colour, fill, stroke, shadow, size and weight; whether it is a single character
+#: (axe does not fail one) or only symbols (axe does not check those); whether it is shown (not hidden,
+#: not in a folded cell, not scrolled out of its box); the opacity of every ancestor; and the background, background image,
+#: opacity, filter, blend mode and pseudo-elements of the element and of each ancestor up to the first
+#: one with an opaque background. A kind's first word, which stays checked, is marked
+#: ``data-axe-kind="<n>"`` and the others ``data-axe-same="<n>"``. Marks from an earlier theme are
+#: cleared first; returns ``{words, kinds, marked}``. (tests/browser/test_accessibility.py holds the
+#: marks to axe's own verdicts on every word.)
+SAME_CONTRAST = r"""() => {
+  for (const e of document.querySelectorAll("[data-axe-same], [data-axe-kind]")) {
+    e.removeAttribute("data-axe-same");
+    e.removeAttribute("data-axe-kind");
+  }
+  const { text } = axe.commons;
+  const opaque = (cs) => /^rgb\(/.test(cs.backgroundColor) && cs.backgroundImage === "none";
+  const pseudo = (e, which) => { const p = getComputedStyle(e, which);
+    return p.content === "none" ? "" : [p.content, p.backgroundColor, p.backgroundImage, p.position].join(" "); };
+  const behind = new Map(), fade = new Map();
+  const background = (e) => {  // what lies behind the text, from e up to the first opaque background
+    if (!e) { return ""; }
+    if (!behind.has(e)) {
+      const cs = getComputedStyle(e);
+      behind.set(e, [cs.backgroundColor, cs.backgroundImage, cs.filter, cs.mixBlendMode, pseudo(e, "::before"),
+                     pseudo(e, "::after")].join(";") + (opaque(cs) ? "" : "/" + background(e.parentElement)));
+    }
+    return behind.get(e);
+  };
+  const opacity = (e) => {  // the product of every ancestor's opacity
+    if (!e) { return 1; }
+    if (!fade.has(e)) { fade.set(e, parseFloat(getComputedStyle(e).opacity) * opacity(e.parentElement)); }
+    return fade.get(e);
+  };
+  const clipper = (el) => {  // the nearest ancestor that scrolls or clips its content
+    for (let e = el.parentElement; e; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      if (cs.overflowX !== "visible" || cs.overflowY !== "visible") { return e; }
+    }
+    return document.documentElement;
+  };
+  const shown = (el) => {  // hidden, or inside, partly inside or outside the box that clips it
+    if (el.closest("details:not([open])") || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+      return "hidden";
+    }
+    const r = el.getBoundingClientRect(), box = clipper(el).getBoundingClientRect();
+    if (!r.width || !r.height) { return "hidden"; }
+    if (r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom) { return "inside"; }
+    const overlaps = r.left < box.right && r.right > box.left && r.top < box.bottom && r.bottom > box.top;
+    return overlaps ? "partly" : "outside";
+  };
+  const kinds = new Map();
+  let words = 0, marked = 0;
+  for (const el of document.querySelectorAll("pre *, code *, dt.sig *")) {
+    const t = el.childElementCount ? "" : text.sanitize(el.textContent);
+    if (!t) { continue; }
+    words += 1;
+    const cs = getComputedStyle(el);
+    const kind = [cs.color, cs.webkitTextFillColor, cs.webkitTextStroke, cs.textShadow, cs.fontSize, cs.fontWeight,
+                  t.length === 1, text.removeUnicode(t, { emoji: true, nonBmp: false, punctuations: true }) === "",
+                  text.hasUnicode(t, { nonBmp: true }) && text.sanitize(text.removeUnicode(t, { nonBmp: true })) === "",
+                  shown(el), opacity(el), background(el)].join("|");
+    if (kinds.has(kind)) {
+      el.setAttribute("data-axe-same", kinds.get(kind));
+      marked += 1;
+    } else {
+      kinds.set(kind, String(kinds.size));
+      el.setAttribute("data-axe-kind", kinds.get(kind));
+    }
+  }
+  return { words, kinds: kinds.size, marked };
+}"""

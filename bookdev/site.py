@@ -42,9 +42,18 @@ PHONE = {"width": 390, "height": 844}
 THEMES = ("light", "dark")
 #: axe-core rules whose result depends on colours: run again in every theme after the first.
 COLOUR_RULES = ("color-contrast", "link-in-text-block")
+# axe-core's contrast rule leaves out the elements readings.SAME_CONTRAST marks: the same kind of
+# text on the same background as an element it checks (on a chapter, thousands of code tokens of a
+# few dozen kinds: most of axe's time before).
+_ONE_OF_EACH_KIND = """() => axe.configure({ rules: [{ id: "color-contrast", selector: ":not([data-axe-same])" }] })"""
 # Colour transitions off while axe measures contrast, so the colours it reads are the final ones
 # at once (instead of waiting for the theme's transitions to end).
 _NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; }"
+
+
+def redirects(page: str) -> bool:
+    """Whether ``page`` only sends the reader on to another page (``index.html``: a meta refresh)."""
+    return 'http-equiv="refresh"' in (SITE / page).read_text(encoding="utf-8").lower()
 
 
 def has_math(page: str) -> bool:
@@ -66,8 +75,8 @@ def load(page: Any, url: str) -> None:
     typesetting (if the page has MathJax), the web fonts, every widget rendered (if it has widgets)
     and every exercise form built (if it has exercises). These are the conditions the checks
     depend on; waiting for them instead of for an idle network saves the half second of silence
-    that ``networkidle`` needs on every load. :func:`read_page` still waits for the idle network, so
-    that its record of the page's requests is complete."""
+    that ``networkidle`` needs on every load. :func:`read_page` also waits for every request to end
+    (:func:`wait_for_requests`), so that its record of the page's requests is complete."""
     from playwright.sync_api import Error as PlaywrightError  # heavy; only browser runs need it
 
     page.goto(url, wait_until="load")
@@ -204,15 +213,25 @@ def read_desktop(page: Any, log: PageLog, site_url: str, name: str) -> PageReadi
     return reading
 
 
+def inject_axe(page: Any) -> None:
+    """Add axe-core to the loaded ``page``, its contrast rule set to check one element of each kind of
+    text (:data:`readings.SAME_CONTRAST`, which :func:`read_theme` runs before axe)."""
+    page.add_script_tag(path=str(AXE))
+    page.evaluate(_ONE_OF_EACH_KIND)
+
+
 def read_theme(page: Any, theme: str, axe_rules: list[str] | None = None) -> ThemeReading:
-    """Switch ``page`` to ``theme`` and read it. axe-core (injected by :func:`read_page`) runs every
-    rule, or only ``axe_rules``; it is skipped when it is not installed."""
+    """Switch ``page`` to ``theme`` and read it. axe-core (:func:`inject_axe`) runs every
+    rule, or only ``axe_rules``; it is skipped when it is not installed. Its contrast rule checks one
+    element of each kind of text (:data:`readings.SAME_CONTRAST`, marked again in each theme)."""
     set_theme(page, theme)
     axe = widget_axe = None
     if AXE.exists():
         options: dict[str, Any] = {"resultTypes": ["violations"]}
         if axe_rules is not None:
             options["runOnly"] = {"type": "rule", "values": axe_rules}
+        if axe_rules is None or "color-contrast" in axe_rules:
+            page.evaluate(readings.SAME_CONTRAST)  # this theme's kinds of text
         violations = page.evaluate(_AXE_RUN, options)
         axe = [v for v in violations if v["impact"] in BLOCKING]
         widget_axe = [{**v, "nodes": v["widget_nodes"]} for v in violations if v["widget_nodes"]]
@@ -254,18 +273,34 @@ def read_phone_text(page: Any, reading: PageReading) -> None:
                     reading.zoomed.append(problem)
 
 
+def wait_for_requests(page: Any, log: PageLog, quiet_ms: float = 100, timeout_ms: float = 20_000) -> None:
+    """Wait until no request of ``page`` (recorded in ``log`` by :func:`bookdev.browser.offline_page`)
+    has been under way for ``quiet_ms``: every file the page asked for so far has arrived or failed.
+    (Playwright's ``networkidle`` waits for 500 ms of quiet, on every page.)"""
+    waited, quiet = 0.0, 0.0
+    while quiet < quiet_ms:
+        if waited > timeout_ms:
+            raise AssertionError(f"{log.pending} requests still under way after {timeout_ms / 1000:.0f} s")
+        page.wait_for_timeout(25)
+        waited += 25
+        quiet = quiet + 25 if log.pending == 0 else 0.0
+
+
 def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
     """Load page ``name`` into ``page``, a fresh page of a fresh browser context (a first visit:
     empty cache) whose requests :func:`bookdev.browser.offline_page` records in ``log``, and read
-    it: at the desktop size once the network is idle (so that the record of requests is complete),
+    it: at the desktop size once every request has ended (so that the record of requests is complete),
     in each theme (every axe rule in the first, in the others only the rules that read colours: a
     theme changes the site's colours and nothing else), then at a phone's size in each theme, and
     there its formulas and figures."""
     load(page, f"{site_url}/{name}")
-    page.wait_for_load_state("networkidle")
+    if redirects(name):
+        page.wait_for_load_state("networkidle")  # the page it sends the reader to loads after it
+    else:
+        wait_for_requests(page, log)
     reading = read_desktop(page, log, site_url, name)
     if AXE.exists():
-        page.add_script_tag(path=str(AXE))
+        inject_axe(page)
     page.add_style_tag(content=_NO_TRANSITIONS)
     for i, theme in enumerate(THEMES):
         reading.themes[theme] = read_theme(page, theme, None if i == 0 else list(COLOUR_RULES))

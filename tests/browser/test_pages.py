@@ -24,6 +24,7 @@ from bookdev.site import (
     WIDGET_PAGES,
     PageReading,
     read_page,
+    redirects,
 )
 from tools import page_weight as pw
 
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.browser
 
 BOOK = "Attention, step by step"
 # Pages that only redirect (index.html sends the reader to the intro): their reading is the intro's.
-REDIRECTS = {p for p in PAGES if 'http-equiv="refresh"' in (SITE / p).read_text(encoding="utf-8").lower()}
+REDIRECTS = {p for p in PAGES if redirects(p)}
 # Pages whose captions the contrast check must find (figures, and widget panels with captions).
 CAPTIONED = ("book/06_scaling.html", "book/13_multihead_causal.html")
 # The card every widget draws, in every theme: white, with dark ink.
