@@ -8,6 +8,8 @@ survive a reload and Reset restores them; it works by keyboard and fits a 390 px
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -15,6 +17,7 @@ from attnlib.companions import trainer
 from bookdev import browser as bb
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
+from bookdev.site import wait_for_widgets
 
 pytestmark = pytest.mark.browser
 
@@ -64,9 +67,15 @@ CASES = [
 ]
 
 
+@functools.cache
+def _chapters_run() -> trainer.Trainer:
+    """Python's run of the chapter (the longest reference here), trained once for the two tests that compare with it."""
+    return trainer.train()
+
+
 @pytest.fixture(scope="module")
 def widget(browser, site_url):  # noqa: ANN001, ANN201
-    """Chapter 17 loaded once, for the tests that set every field themselves."""
+    """Chapter 17 loaded once, for the tests that set every field themselves before they train."""
     with bb.offline_page(browser, site_url) as (page, log):
         yield page, log, td.find(page, site_url)
 
@@ -81,7 +90,7 @@ def test_the_page_trains_what_python_trains(widget) -> None:  # noqa: ANN001
     _, log, w = widget
     stopped = 0
     for i, settings in enumerate(CASES):
-        ref = trainer.train(settings)
+        ref = trainer.train(settings) if settings else _chapters_run()
         page = td.train(w, settings)
         td.compare(page, ref, f"case {i} {settings}")
         stopped += ref.stopped is not None
@@ -98,7 +107,7 @@ def test_the_default_run_is_the_chapters(fresh) -> None:  # noqa: ANN001
     assert td.state(w) == "idle" and w.state["settings"] == trainer.check_settings({})
     td.click(w, "train")
     assert td.wait_until_ended(w) == "done"
-    page, ref = td.read_run(w), trainer.train()
+    page, ref = td.read_run(w), _chapters_run()
     td.compare(page, ref, "the chapter's run")
     assert page["worker"], "the page trained on its own thread, not in a worker"
     assert f"{page['losses'][0]:.3f} -> {page['losses'][-1]:.4f}" == f"{ref.losses[0]:.3f} -> {ref.losses[-1]:.4f}"
@@ -142,8 +151,8 @@ def test_bad_settings_get_a_message_and_train_nothing(widget) -> None:  # noqa: 
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_stop_and_continue_give_the_run_of_one_go(fresh) -> None:  # noqa: ANN001
-    page_, _, w = fresh
+def test_stop_and_continue_give_the_run_of_one_go(widget) -> None:  # noqa: ANN001
+    page_, _, w = widget
     settings = {"n_train": 1500, "n_test": 500, "steps": 80, "seed": 3}
     td.set_fields(w, td.fields_of(settings))
     td.click(w, "train")
@@ -158,8 +167,8 @@ def test_stop_and_continue_give_the_run_of_one_go(fresh) -> None:  # noqa: ANN00
     assert gaps["all_losses"] < 1e-9
 
 
-def test_ask_the_model_you_trained(fresh) -> None:  # noqa: ANN001
-    _, _, w = fresh
+def test_ask_the_model_you_trained(widget) -> None:  # noqa: ANN001
+    _, _, w = widget
     td.train(w, {"n_train": 300, "n_test": 100, "steps": 60})
     ref = trainer.train({"n_train": 300, "n_test": 100, "steps": 60})
     td.set_fields(w, {"ask": "the fish near the bank"})
@@ -174,19 +183,24 @@ def test_ask_the_model_you_trained(fresh) -> None:  # noqa: ANN001
     assert "volcano" in w.page.evaluate(f"() => JSON.parse({w.root}.dataset.answer).error")
 
 
-def test_fields_survive_a_reload_and_reset_restores_them(fresh, site_url) -> None:  # noqa: ANN001
+def test_fields_survive_a_reload_and_reset_restores_them(fresh) -> None:  # noqa: ANN001
     page, _, w = fresh
     changed = td.fields_of({"senses": _senses((0, [*RIVER, "canoe"])), "lr": 0.05, "seed": 9,
                             "sentences": [{"sense": "bank:river", "text": "the canoe at the bank"}]})
     td.set_fields(w, changed)
-    page.reload()
-    w = td.find(page, site_url)
+    w = _reloaded(page)
     assert td.fields(w) == changed
     td.click(w, "reset")
     assert td.fields(w) == td.fields_of({})
-    page.reload()
-    w = td.find(page, site_url)
+    w = _reloaded(page)
     assert td.fields(w) == td.fields_of({})
+
+
+def _reloaded(page) -> wd.Widget:  # noqa: ANN001
+    """Reload the page as a reader does; the trainer once every widget has rendered again."""
+    page.reload()
+    wait_for_widgets(page)
+    return wd.the_one(wd.find_widgets(page), "TrainItYourself", td.PAGE)
 
 
 def test_keyboard_alone_trains(fresh) -> None:  # noqa: ANN001
