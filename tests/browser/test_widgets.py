@@ -241,19 +241,20 @@ CHECKS = {
 def test_widgets_render_offline_and_show_what_attnlib_computes(widget_view) -> None:  # noqa: ANN001
     """As loaded: every widget rendered, no NaN, no error, nothing from another host, and the page
     embeds attnlib's ES modules as they are now; then every slider, moved through its range, shows the
-    numbers attnlib computes for it (one load of the page for the three)."""
+    numbers attnlib computes for it; then the arrow keys move every slider (one load of the page for the four)."""
     name, page, log, widgets = widget_view
     _render_offline_without_errors(name, page, log, widgets)
     _embed_the_current_es_modules(name, widgets)
     for w in widgets:
         CHECKS[w.kind](w)
+    _keyboard_moves_every_slider(page, widgets)
     assert log.console_errors == [] and log.page_errors == [], (log.console_errors, log.page_errors)
     assert log.external == [], f"{name} requested other hosts: {log.external}"
 
 
-def test_keyboard_moves_every_slider(widget_view) -> None:  # noqa: ANN001
-    """Tab to a slider, press arrow keys: the value and the numbers change (no mouse needed)."""
-    _, page, _, widgets = widget_view
+def _keyboard_moves_every_slider(page, widgets: list[wd.Widget]) -> None:  # noqa: ANN001
+    """Focus a slider, press arrow keys: the value and the numbers change (no mouse needed). Each slider
+    starts from its high end, wherever the checks above left it."""
     for w in widgets:
         for name in [n for n, v in w.texts().items() if n in ("d_k", "temperature", "dim", "query_x", "query_y", "step",
                                                                        "query_position", "key_position", "pair")]:
