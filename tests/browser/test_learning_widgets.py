@@ -30,23 +30,24 @@ def _open(page, site_url: str):  # noqa: ANN001, ANN202
 
 @pytest.fixture()
 def widgets(offline_page, site_url):  # noqa: ANN001, ANN201
-    """The chapter freshly loaded, for a test that moves the replay or changes the page's size."""
+    """The chapter freshly loaded, for a test that moves the replay from where it opens or changes the page's size."""
     page, log = offline_page
     return page, log, _open(page, site_url)
 
 
 @pytest.fixture(scope="module")
-def ask(browser, site_url):  # noqa: ANN001, ANN201
+def chapter(browser, site_url):  # noqa: ANN001, ANN201
     """The chapter loaded once for the tests that only type sentences into the ask-the-model widget:
-    each of them types its own sentence first, and what the widget shows depends on that alone."""
+    each of them types its own sentence first, and what the widget shows depends on that alone. The
+    replay's test moves the replay alone, to every checkpoint it reads."""
     with bb.offline_page(browser, site_url) as (page, log):
         yield page, log, _open(page, site_url)
 
 
-def test_in_page_weights_equal_attnlib(ask) -> None:  # noqa: ANN001
+def test_in_page_weights_equal_attnlib(chapter) -> None:  # noqa: ANN001
     """The page holds the chapter's trained weights: this machine's retraining agrees with them to the
     tolerance of another CPU's float32 training (STATE_ATOL; an AVX2 machine ends up to 4e-6 away)."""
-    _, _, found = ask
+    _, _, found = chapter
     _, run = ld.chapter_run()
     python = run.checkpoint(-1).state
     page = found["AskModel"].state["weights"]
@@ -55,10 +56,10 @@ def test_in_page_weights_equal_attnlib(ask) -> None:  # noqa: ANN001
         np.testing.assert_allclose(np.asarray(page[name]), value, atol=STATE_ATOL, rtol=0, err_msg=name)
 
 
-def test_in_page_predictions_equal_attnlib(ask) -> None:  # noqa: ANN001
+def test_in_page_predictions_equal_attnlib(chapter) -> None:  # noqa: ANN001
     """What the page computes equals attnlib's predict_np on the page's own stored weights, to 1e-6,
     whatever CPU trained them."""
-    page, log, found = ask
+    page, log, found = chapter
     corpus, _ = ld.chapter_run()
     state = found["AskModel"].state["weights"]
     sentences = [" ".join(corpus.test.words(i)) for i in range(50)]
@@ -81,8 +82,8 @@ def test_in_page_predictions_equal_attnlib(ask) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("text", ["", "   ", "the bank by the volcano", "the bank " * 5, "the river", "bank bat"])
-def test_bad_sentences_get_a_message(ask, text) -> None:  # noqa: ANN001
-    _, _, found = ask
+def test_bad_sentences_get_a_message(chapter, text) -> None:  # noqa: ANN001
+    _, _, found = chapter
     w = found["AskModel"]
     shown = ld.type_sentence(w, text)
     with pytest.raises(ValueError) as info:
@@ -98,8 +99,8 @@ def test_bad_sentences_get_a_message(ask, text) -> None:  # noqa: ANN001
 
 @pytest.mark.parametrize("text", ["we sat on the bank", "we saw the bat near the river",
                                   "the bank with money by the river", "a bat at the cave with the ball"])
-def test_sentences_outside_the_training_pattern_get_a_caution(ask, text) -> None:  # noqa: ANN001
-    _, _, found = ask
+def test_sentences_outside_the_training_pattern_get_a_caution(chapter, text) -> None:  # noqa: ANN001
+    _, _, found = chapter
     w = found["AskModel"]
     ref = learning.predict_np(w.state["weights"], text)
     assert ref["outside"], text  # no cue word, or cue words of two senses
@@ -114,8 +115,8 @@ def test_sentences_outside_the_training_pattern_get_a_caution(ask, text) -> None
     assert "predicted sense" in w.all_text() and "not an answer" not in w.all_text()
 
 
-def test_vocabulary_buttons_assemble_a_sentence(ask) -> None:  # noqa: ANN001
-    page, _, found = ask
+def test_vocabulary_buttons_assemble_a_sentence(chapter) -> None:  # noqa: ANN001
+    page, _, found = chapter
     w = found["AskModel"]
     ld.type_sentence(w, "")
     page.evaluate(f"() => {w.root}.querySelector('details').open = true")
@@ -126,8 +127,8 @@ def test_vocabulary_buttons_assemble_a_sentence(ask) -> None:  # noqa: ANN001
     assert t["sense"] == learning.predict_np(found["AskModel"].state["weights"], "the bank near money")["sense"]
 
 
-def test_replay_shows_the_stored_checkpoints(widgets) -> None:  # noqa: ANN001
-    _, _, found = widgets
+def test_replay_shows_the_stored_checkpoints(chapter) -> None:  # noqa: ANN001
+    _, _, found = chapter
     w = found["TrainingReplay"]
     ld.check_replay(w)
     # the stored values are what attnlib computes for the chapter's run
