@@ -37,7 +37,7 @@ def writer(browser, site_url):  # noqa: ANN001, ANN201
 
 @pytest.fixture()
 def fresh(offline_page, site_url):  # noqa: ANN001, ANN201
-    """The chapter freshly loaded, for a test that reads the page as it opens or changes its size."""
+    """The chapter freshly loaded, for a test that reads the page as it opens (and then may change its size)."""
     page, log = offline_page
     return page, log, _writer(page, site_url)
 
@@ -95,10 +95,17 @@ def test_bad_prompts_get_pythons_message(writer, prompt) -> None:  # noqa: ANN00
     assert w.page.evaluate(f"() => {w.root}.querySelector('[data-name=\"message\"]').hidden")
 
 
-def test_the_page_opens_with_the_chapters_words(fresh) -> None:  # noqa: ANN001
-    _, log, w = fresh
+def test_the_page_opens_with_the_chapters_words_and_fits_a_phone(fresh) -> None:  # noqa: ANN001
+    """Read as it opens; then, on the same page narrowed to 390 px with its vocabulary open, the card fits."""
+    page, log, w = fresh
     xd.check_writer(w)
     assert log.external == [] and log.console_errors == [] and log.page_errors == []
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate(f"() => {w.root}.querySelector('details').open = true")
+    left, right, scroll_w, client_w = page.evaluate(f"""() => {{ const r = {w.root}; r.scrollIntoView();
+      const b = r.getBoundingClientRect(); return [b.left, b.right, r.scrollWidth, r.clientWidth]; }}""")
+    assert left >= 0 and right <= 390, f"the widget spans {left}..{right} px on a 390 px screen"
+    assert scroll_w <= client_w + 1, f"the widget overflows its card: {scroll_w} > {client_w}"
 
 
 def test_look_back_at_an_earlier_word_and_start_again(fresh) -> None:  # noqa: ANN001
@@ -148,13 +155,3 @@ def test_keyboard_alone_writes(fresh) -> None:  # noqa: ANN001
     assert t["prompt"] == "<s> eva has a blue hat" and t["temperature-readout"] == "T = 1.0" and t["seed"] == "7"
     ref = xd.twin(w, prompt="<s> eva has a blue hat", temperature=1.0, seed=7, steps=4).numbers()
     assert xd.result(w)["new"] == ref["new"] and len(ref["new"]) == 4
-
-
-def test_fits_a_phone(fresh) -> None:  # noqa: ANN001
-    page, _, w = fresh
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.evaluate(f"() => {w.root}.querySelector('details').open = true")
-    left, right, scroll_w, client_w = page.evaluate(f"""() => {{ const r = {w.root}; r.scrollIntoView();
-      const b = r.getBoundingClientRect(); return [b.left, b.right, r.scrollWidth, r.clientWidth]; }}""")
-    assert left >= 0 and right <= 390, f"the widget spans {left}..{right} px on a 390 px screen"
-    assert scroll_w <= client_w + 1, f"the widget overflows its card: {scroll_w} > {client_w}"
