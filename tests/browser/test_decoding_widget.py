@@ -10,6 +10,7 @@ import re
 import pytest
 
 from attnlib.widgets.decoding import decoding_numbers
+from bookdev import browser as bb
 from bookdev import widgets as wd
 
 pytestmark = pytest.mark.browser
@@ -22,6 +23,13 @@ def stepper(offline_page, site_url):  # noqa: ANN001, ANN201
     """The chapter freshly loaded: the button test starts from the page's first render."""
     page, log = offline_page
     return page, log, wd.the_one(wd.load_widget_page(page, site_url, PAGE), "DecodingStepper", PAGE)
+
+
+@pytest.fixture(scope="module")
+def stepped(browser, site_url):  # noqa: ANN001, ANN201
+    """The chapter loaded once, for the tests that set the window's width and every step they read."""
+    with bb.offline_page(browser, site_url) as (page, log):
+        yield page, log, wd.the_one(wd.load_widget_page(page, site_url, PAGE), "DecodingStepper", PAGE)
 
 
 def _step_shown(w: wd.Widget) -> int:
@@ -81,10 +89,10 @@ _WEIGHTS_IN_SIGHT = """(root) => {
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_weights_column_in_sight_without_scrolling(stepper, width: int) -> None:  # noqa: ANN001
+def test_weights_column_in_sight_without_scrolling(stepped, width: int) -> None:  # noqa: ANN001
     """Every step: the cache table fits its box (no sideways scroll bar), and every weight cell shows
     its number inside that box and on the screen, at a laptop's and at a phone's width."""
-    page, log, w = stepper
+    page, log, w = stepped
     page.set_viewport_size({"width": width, "height": 900})
     page.evaluate(f"() => {w.root}.scrollIntoView()")
     for step in range(1, len(w.state["tokens"]) + 1):
@@ -116,10 +124,11 @@ _BARS_SHOWN = """(root) => {
 }"""
 
 
-def test_bar_chart_shows_only_the_tokens_generated_so_far(stepper) -> None:  # noqa: ANN001
+def test_bar_chart_shows_only_the_tokens_generated_so_far(stepped) -> None:  # noqa: ANN001
     """At step t the chart has t bars, values and labels (the tokens in the cache), none for the
-    tokens not generated yet, and its title names only those t tokens."""
-    page, log, w = stepper
+    tokens not generated yet, and its title names only those t tokens (at a laptop's width)."""
+    page, log, w = stepped
+    page.set_viewport_size(bb.VIEWPORT)
     tokens = w.state["tokens"]
     for step in [*range(1, len(tokens) + 1), 2]:
         w.set_range("step", step)

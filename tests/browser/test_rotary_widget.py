@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from attnlib.widgets.rotary import rotary_numbers
+from bookdev import browser as bb
 from bookdev import widgets as wd
 
 from .rotary_driver import check_rotary_numbers
@@ -20,8 +21,16 @@ FRAME_MS = 16.0
 
 @pytest.fixture()
 def rotary(offline_page, site_url):  # noqa: ANN001, ANN201
+    """The chapter freshly loaded: the test of the "both" buttons starts from the page's first render."""
     page, log = offline_page
     return page, log, wd.the_one(wd.load_widget_page(page, site_url, PAGE), "RotaryPositions", PAGE)
+
+
+@pytest.fixture(scope="module")
+def positioned(browser, site_url):  # noqa: ANN001, ANN201
+    """The chapter loaded once, for the tests that set the positions they read."""
+    with bb.offline_page(browser, site_url) as (page, log):
+        yield page, log, wd.the_one(wd.load_widget_page(page, site_url, PAGE), "RotaryPositions", PAGE)
 
 
 def _press(page, w: wd.Widget, name: str, key: str | None = None) -> None:  # noqa: ANN001
@@ -66,8 +75,8 @@ def test_moving_both_positions_keeps_the_rotary_score_and_changes_the_sinusoidal
     assert log.console_errors == [] and log.page_errors == [] and log.external == []
 
 
-def test_the_buttons_stop_at_the_ends(rotary) -> None:  # noqa: ANN001
-    page, log, w = rotary
+def test_the_buttons_stop_at_the_ends(positioned) -> None:  # noqa: ANN001
+    page, log, w = positioned
     top = int(page.evaluate(f"() => Number({w.root}.querySelector('input[data-name=\"query_position\"]').max)"))
     w.set_range("query_position", top)
     w.set_range("key_position", 3)
@@ -77,9 +86,9 @@ def test_the_buttons_stop_at_the_ends(rotary) -> None:  # noqa: ANN001
     assert log.page_errors == []
 
 
-def test_a_redraw_takes_less_than_a_frame(rotary) -> None:  # noqa: ANN001
+def test_a_redraw_takes_less_than_a_frame(positioned) -> None:  # noqa: ANN001
     """Median time from a slider's input event to the laid-out card, over 60 inputs."""
-    page, _, w = rotary
+    page, _, w = positioned
     times = page.evaluate(f"""() => {{
       const root = {w.root};
       const input = root.querySelector('input[data-name="query_position"]');
