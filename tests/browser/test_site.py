@@ -25,11 +25,17 @@ def test_the_site_has_pages() -> None:
     assert CHAPTERS, f"no chapter pages (book/NN_*.html) among {PAGES}"
 
 
+def _search(page, site_url: str, query: str) -> None:  # noqa: ANN001
+    """Open the search page for ``query`` and wait until Sphinx's search has finished (its title, which
+    the theme hides, says so)."""
+    page.goto(f"{site_url}/search.html?q={query}")
+    page.locator("#search-results h2", has_text="Search Results").wait_for(state="attached", timeout=15_000)
+
+
 def test_search_finds_a_chapter_offline(offline_page, site_url) -> None:
     page, log = offline_page
-    page.goto(f"{site_url}/search.html?q=magnitude", wait_until="networkidle")
+    _search(page, site_url, "magnitude")
     results = page.locator("#search-results ul.search li a")
-    results.first.wait_for(timeout=15_000)
     hrefs = results.evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert any("04_magnitude" in h for h in hrefs), hrefs
     assert log.external == [] and log.page_errors == [], (log.external, log.page_errors)
@@ -37,9 +43,8 @@ def test_search_finds_a_chapter_offline(offline_page, site_url) -> None:
 
 def test_search_reports_no_match_for_a_word_that_is_nowhere(offline_page, site_url) -> None:
     page, _ = offline_page
-    page.goto(f"{site_url}/search.html?q=xylophonequartz", wait_until="networkidle")
+    _search(page, site_url, "xylophonequartz")
     summary = page.locator("#search-results p.search-summary")
-    summary.wait_for(timeout=15_000)
     assert page.locator("#search-results ul.search li").count() == 0
     assert "did not match any documents" in summary.inner_text()
 
