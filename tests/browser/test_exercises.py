@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, Trained, diagnose, export
-from bookdev.browser import SITE
+from bookdev.browser import SITE, offline_page
+from bookdev.site import load
 
 pytestmark = pytest.mark.browser
 
@@ -132,14 +133,22 @@ def test_page_feedback_equals_the_python_checker(page_name: str, open_page) -> N
     assert log.console_errors == [] and log.page_errors == [], (log.console_errors, log.page_errors)
 
 
-NUMERIC = next(e for e in STATIC_IDS if isinstance(EXERCISES[e].answer, Numeric))
-CHOICE = next(e for e in STATIC_IDS if isinstance(EXERCISES[e].answer, Choice))
+MAGNITUDE = "book/04_magnitude.html"  # a code exercise (04.4), a number and a choice to answer by keyboard
+NUMERIC = next(e for e in BY_PAGE[MAGNITUDE] if isinstance(EXERCISES[e].answer, Numeric))
+CHOICE = next(e for e in BY_PAGE[MAGNITUDE] if isinstance(EXERCISES[e].answer, Choice))
 
 
-@pytest.mark.parametrize("page_name", [_page_of(NUMERIC)])
-def test_answering_a_number_by_keyboard_alone(page_name: str, open_page) -> None:  # noqa: ANN001
+@pytest.fixture(scope="module")
+def magnitude(browser, site_url):  # noqa: ANN001, ANN201
+    """The chapter loaded once for the three tests below: each uses its own exercise card alone."""
+    with offline_page(browser, site_url) as (page, _):
+        load(page, f"{site_url}/{MAGNITUDE}")
+        yield page
+
+
+def test_answering_a_number_by_keyboard_alone(magnitude) -> None:  # noqa: ANN001
     """Tab into the answer box, type, press Enter: the verdict appears."""
-    page, _ = open_page(page_name)
+    page = magnitude
     feedback = _card(page, NUMERIC).locator(".attnex-feedback")
     box = _card(page, NUMERIC).locator('input[data-name="answer"]')
     box.focus()
@@ -154,10 +163,9 @@ def test_answering_a_number_by_keyboard_alone(page_name: str, open_page) -> None
     assert feedback.get_attribute("data-status") == "invalid"
 
 
-@pytest.mark.parametrize("page_name", [_page_of(CHOICE)])
-def test_choosing_an_option_by_keyboard_alone(page_name: str, open_page) -> None:  # noqa: ANN001
+def test_choosing_an_option_by_keyboard_alone(magnitude) -> None:  # noqa: ANN001
     """A choice is made with the space bar and the arrow keys, and checked with Tab and Enter."""
-    page, _ = open_page(page_name)
+    page = magnitude
     card = _card(page, CHOICE)
     card.locator('input[data-name="option"]').first.focus()
     page.keyboard.press("Space")  # selects the focused first option
@@ -169,10 +177,8 @@ def test_choosing_an_option_by_keyboard_alone(page_name: str, open_page) -> None
     assert status == diagnose(CHOICE, keys[1]).status
 
 
-@pytest.mark.parametrize("page_name", ["book/04_magnitude.html"])
-def test_code_exercises_point_to_a_live_kernel(page_name: str, open_page) -> None:  # noqa: ANN001
-    page, _ = open_page(page_name)
-    card = _card(page, "04.4")
+def test_code_exercises_point_to_a_live_kernel(magnitude) -> None:  # noqa: ANN001
+    card = _card(magnitude, "04.4")
     text = card.inner_text()
     assert "def scaled_scores(q, k):" in text and "Binder" in text and "Colab" in text and "Live Code" in text
     assert card.locator("button").count() == 0  # nothing to answer in the page
