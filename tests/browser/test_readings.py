@@ -16,7 +16,7 @@ PAGE = "book/05_softmax.html"  # a chapter with a slider, figures with captions 
 
 @pytest.fixture()
 def phone_page(open_page):  # noqa: ANN001, ANN201
-    """The chapter, freshly loaded for the test, at a phone's size and reading clean."""
+    """The chapter, freshly loaded, at a phone's size and reading clean."""
     page, _ = open_page(PAGE)
     page.set_viewport_size(PHONE)
     # once the theme's sidebars have slid off screen (their transitions), the clean page reads clean
@@ -26,30 +26,34 @@ def phone_page(open_page):  # noqa: ANN001, ANN201
     return page
 
 
-def test_a_wide_element_makes_the_page_too_wide(phone_page) -> None:  # noqa: ANN001
-    phone_page.evaluate("""() => { const d = document.createElement("div"); d.className = "too-wide";
+def test_each_reading_reports_the_fault_put_in(phone_page) -> None:  # noqa: ANN001
+    """One fault at a time on the one page: each reading reads clean, then reports its fault, which is
+    taken out again before the next is put in (so that no fault is reported for another)."""
+    page = phone_page
+    # a wide element makes the page too wide
+    page.evaluate("""() => { const d = document.createElement("div"); d.className = "too-wide";
       d.style.width = "900px"; d.textContent = "wide"; document.querySelector("main").appendChild(d); }""")
-    wide = phone_page.evaluate(readings.OVERFLOWING)
-    assert wide["scrollWidth"] > wide["width"] and any("too-wide" in o for o in wide["out"]), wide
+    wide = page.evaluate(readings.OVERFLOWING)
+    assert wide["scrollWidth"] > wide["width"] and any("too-wide" in o for o in wide["out"]), ("a wide element", wide)
+    page.evaluate("() => document.querySelector('main > .too-wide').remove()")
 
+    # a readout pushed out of its card is reported
+    assert page.evaluate(readings.CLIPPED_READOUTS)["problems"] == []
+    page.evaluate("() => { document.querySelector('.attnw-control output').style.marginLeft = '600px'; }")
+    problems = page.evaluate(readings.CLIPPED_READOUTS)["problems"]
+    assert any("readout" in p for p in problems), ("a readout pushed out", problems)
+    page.evaluate("() => { document.querySelector('.attnw-control output').style.marginLeft = ''; }")
 
-def test_a_readout_pushed_out_of_its_card_is_reported(phone_page) -> None:  # noqa: ANN001
-    assert phone_page.evaluate(readings.CLIPPED_READOUTS)["problems"] == []
-    phone_page.evaluate("() => { document.querySelector('.attnw-control output').style.marginLeft = '600px'; }")
-    problems = phone_page.evaluate(readings.CLIPPED_READOUTS)["problems"]
-    assert any("readout" in p for p in problems), problems
-
-
-def test_a_card_wider_than_itself_is_reported(phone_page) -> None:  # noqa: ANN001
-    assert phone_page.evaluate(readings.WIDE_CARDS) == []
-    phone_page.evaluate("""() => { const d = document.createElement("div"); d.className = "too-wide";
+    # a card wider than itself is reported
+    assert page.evaluate(readings.WIDE_CARDS) == []
+    page.evaluate("""() => { const d = document.createElement("div"); d.className = "too-wide";
       d.style.width = "900px"; d.textContent = "wide"; document.querySelector("section.attnex").appendChild(d); }""")
-    assert [kind for kind, _ in phone_page.evaluate(readings.WIDE_CARDS)] == ["exercise"]
+    assert [kind for kind, _ in page.evaluate(readings.WIDE_CARDS)] == ["exercise"]
+    page.evaluate("() => document.querySelector('section.attnex > .too-wide').remove()")
 
-
-def test_a_pale_caption_is_reported(phone_page) -> None:  # noqa: ANN001
-    before = phone_page.evaluate(readings.CAPTIONS)
+    # a pale caption is reported
+    before = page.evaluate(readings.CAPTIONS)
     assert before and all(c["contrast"] >= 4.5 for c in before), before
-    phone_page.evaluate("""() => { const c = document.querySelector("figcaption");
+    page.evaluate("""() => { const c = document.querySelector("figcaption");
       (c.querySelector("p") || c).style.color = "#bbbbbb"; }""")
-    assert min(c["contrast"] for c in phone_page.evaluate(readings.CAPTIONS)) < 4.5
+    assert min(c["contrast"] for c in page.evaluate(readings.CAPTIONS)) < 4.5
