@@ -203,8 +203,10 @@ def _reloaded(page) -> wd.Widget:  # noqa: ANN001
     return wd.the_one(wd.find_widgets(page), "TrainItYourself", td.PAGE)
 
 
-def test_keyboard_alone_trains(fresh) -> None:  # noqa: ANN001
-    page, _, w = fresh
+def test_keyboard_alone_trains(widget) -> None:  # noqa: ANN001
+    """From the chapter's fields, six of them typed and Train pressed by keyboard alone."""
+    page, _, w = widget
+    td.set_fields(w, td.fields_of({}))
     w.page.evaluate(f"() => {w.root}.querySelector('[data-name=\"n_train\"]').focus()")
     page.keyboard.press("Control+A")
     page.keyboard.type("100")
