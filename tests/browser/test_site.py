@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from bookdev.browser import SITE
-from bookdev.site import CHAPTERS, PAGES, load
+from bookdev.site import CHAPTERS, PAGES, load, wait_for_requests
 from tests._project import config
 
 pytestmark = pytest.mark.browser
@@ -38,6 +38,7 @@ def test_search_finds_a_chapter_offline(offline_page, site_url) -> None:
     results = page.locator("#search-results ul.search li a")
     hrefs = results.evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert any("04_magnitude" in h for h in hrefs), hrefs
+    wait_for_requests(page, log)  # every request the page made has ended: the record of other hosts is complete
     assert log.external == [] and log.page_errors == [], (log.external, log.page_errors)
 
 
