@@ -21,9 +21,16 @@ TRAIN_ARGS = {"seed": 0, "steps": 150, "n_checkpoints": 30}
 
 
 @lru_cache(maxsize=1)
+def chapter_corpus() -> learning.SenseCorpus:
+    """The corpus of the chapter, recomputed in Python (seeded, reproducible)."""
+    return learning.make_corpus(**CORPUS_ARGS)
+
+
+@lru_cache(maxsize=1)
 def chapter_run() -> tuple[learning.SenseCorpus, learning.TrainingRun]:
-    """The corpus and the training run of the chapter, recomputed in Python (seeded, reproducible)."""
-    corpus = learning.make_corpus(**CORPUS_ARGS)
+    """The corpus and the training run of the chapter, recomputed in Python (seeded, reproducible;
+    the training takes seconds: only for the tests that need the run)."""
+    corpus = chapter_corpus()
     return corpus, learning.train_sense_model(corpus, **TRAIN_ARGS)
 
 

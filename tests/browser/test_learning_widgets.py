@@ -60,7 +60,7 @@ def test_in_page_predictions_equal_attnlib(chapter) -> None:  # noqa: ANN001
     """What the page computes equals attnlib's predict_np on the page's own stored weights, to 1e-6,
     whatever CPU trained them."""
     page, log, found = chapter
-    corpus, _ = ld.chapter_run()
+    corpus = ld.chapter_corpus()
     state = found["AskModel"].state["weights"]
     sentences = [" ".join(corpus.test.words(i)) for i in range(50)]
     sentences += ["We sat on the BANK, by the river.", "bat", "the cricket bat", "a bank with fish and money"]
