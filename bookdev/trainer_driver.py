@@ -20,9 +20,7 @@ ENDED = ("done", "diverged", "stopped", "error", "idle")
 
 def find(page: Any, site_url: str) -> wd.Widget:
     """Open chapter 17 and return its one TrainItYourself widget."""
-    found = [w for w in wd.load_widget_page(page, site_url, PAGE) if w.kind == "TrainItYourself"]
-    assert len(found) == 1, f"{PAGE}: expected one TrainItYourself, found {len(found)}"
-    return found[0]
+    return wd.the_one(wd.load_widget_page(page, site_url, PAGE), "TrainItYourself", PAGE)
 
 
 def fields_of(settings: dict[str, Any]) -> dict[str, str]:

@@ -76,7 +76,7 @@ def test_one_word_of_each_kind_gets_the_verdict_of_every_word(open_page, name: s
     does, decides what checking all of them would."""
     assert AXE.is_file(), "axe-core is missing: run 'npm ci' (make test does)"
     page, _ = open_page(name)
-    page.add_script_tag(path=str(AXE))
+    inject_axe(page)  # as read_page does; _EVERY_WORD then sets the contrast rule to check every element
     for theme in themes:
         set_theme(page, theme)
         page.evaluate(readings.SAME_CONTRAST)

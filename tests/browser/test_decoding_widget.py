@@ -18,18 +18,23 @@ PAGE = "book/15_decoding.html"
 TOL = 0.5e-3 + 1e-9
 
 
+def _stepper(page, site_url: str) -> wd.Widget:  # noqa: ANN001
+    """The chapter loaded into ``page``: its one DecodingStepper."""
+    return wd.the_one(wd.load_widget_page(page, site_url, PAGE), "DecodingStepper", PAGE)
+
+
 @pytest.fixture()
 def stepper(offline_page, site_url):  # noqa: ANN001, ANN201
     """The chapter freshly loaded: the button test starts from the page's first render."""
     page, log = offline_page
-    return page, log, wd.the_one(wd.load_widget_page(page, site_url, PAGE), "DecodingStepper", PAGE)
+    return page, log, _stepper(page, site_url)
 
 
 @pytest.fixture(scope="module")
 def stepped(browser, site_url):  # noqa: ANN001, ANN201
     """The chapter loaded once, for the tests that set the window's width and every step they read."""
     with bb.offline_page(browser, site_url) as (page, log):
-        yield page, log, wd.the_one(wd.load_widget_page(page, site_url, PAGE), "DecodingStepper", PAGE)
+        yield page, log, _stepper(page, site_url)
 
 
 def _step_shown(w: wd.Widget) -> int:

@@ -19,18 +19,23 @@ PAGE = "book/14_positions.html"
 FRAME_MS = 16.0
 
 
+def _rotary(page, site_url: str) -> wd.Widget:  # noqa: ANN001
+    """The chapter loaded into ``page``: its one RotaryPositions."""
+    return wd.the_one(wd.load_widget_page(page, site_url, PAGE), "RotaryPositions", PAGE)
+
+
 @pytest.fixture()
 def rotary(offline_page, site_url):  # noqa: ANN001, ANN201
     """The chapter freshly loaded: the test of the "both" buttons starts from the page's first render."""
     page, log = offline_page
-    return page, log, wd.the_one(wd.load_widget_page(page, site_url, PAGE), "RotaryPositions", PAGE)
+    return page, log, _rotary(page, site_url)
 
 
 @pytest.fixture(scope="module")
 def positioned(browser, site_url):  # noqa: ANN001, ANN201
     """The chapter loaded once, for the tests that set the positions they read."""
     with bb.offline_page(browser, site_url) as (page, log):
-        yield page, log, wd.the_one(wd.load_widget_page(page, site_url, PAGE), "RotaryPositions", PAGE)
+        yield page, log, _rotary(page, site_url)
 
 
 def _press(page, w: wd.Widget, name: str, key: str | None = None) -> None:  # noqa: ANN001
