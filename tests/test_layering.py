@@ -7,8 +7,14 @@ and no module of attnlib may import attnbook.
 from __future__ import annotations
 
 import ast
+import functools
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from tests._project import ROOT, pyproject_toml
 
@@ -31,32 +37,37 @@ def _imported_modules(path) -> set[str]:
     return found
 
 
-def test_core_imports_no_plotting_or_widgets() -> None:
+@pytest.fixture(scope="module")
+def imported() -> dict[str, list[str]]:
+    """What a fresh interpreter holds in ``sys.modules`` after importing every core module (``"core"``),
+    and then attnlib's viz layer too (``"viz"``): one subprocess for the three checks below."""
     code = (
-        "import importlib, sys\n"
+        "import importlib, json, sys\n"
         f"for m in {CORE!r}: importlib.import_module(m)\n"
-        f"bad = sorted({{m.split('.')[0] for m in sys.modules}} & set({FORBIDDEN!r}) | "
-        "({m.split('.')[0] for m in sys.modules} & {'attnbook'}))\n"
-        "print(','.join(bad))\n"
+        "core = sorted(sys.modules)\n"
+        "import attnlib.plots\n"
+        "print(json.dumps({'core': core, 'viz': sorted(sys.modules)}))\n"
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
-    assert res.stdout.strip() == "", f"core modules import {res.stdout.strip()}"
+    return json.loads(res.stdout)
+
+
+def test_core_imports_no_plotting_or_widgets(imported: dict[str, list[str]]) -> None:
+    top = {m.split(".")[0] for m in imported["core"]}
+    bad = sorted(top & (set(FORBIDDEN) | {"attnbook"}))
+    assert not bad, f"core modules import {bad}"
 
 
 COMPANIONS = [f"attnlib.companions.{p.stem}" for p in sorted((ROOT / "attnlib" / "companions").glob("*.py"))
               if p.stem != "__init__"]
 
 
-def test_the_core_never_imports_the_companions() -> None:
+def test_the_core_never_imports_the_companions(imported: dict[str, list[str]]) -> None:
     """The reusable core stands alone: importing every core module loads no chapter companion, and no
     core file names one."""
-    code = ("import importlib, sys\n"
-            f"for m in {CORE!r}: importlib.import_module(m)\n"
-            "print(','.join(sorted(m for m in sys.modules if m.startswith('attnlib.companions'))))\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert res.returncode == 0, res.stderr
-    assert res.stdout.strip() == "", f"core modules import companions: {res.stdout.strip()}"
+    companions = [m for m in imported["core"] if m.startswith("attnlib.companions")]
+    assert not companions, f"core modules import companions: {companions}"
     for path in sorted((ROOT / "attnlib").glob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert "companions" not in "".join(line for line in text.splitlines(True)
@@ -74,11 +85,10 @@ def test_the_companions_build_on_the_core() -> None:
     assert {"attnlib.modules", "attnlib.transformer", "attnlib.softmax"} <= from_core <= set(CORE), from_core
 
 
-def test_viz_does_import_matplotlib() -> None:
-    # the check above could pass vacuously if nothing were importable; the viz layer must see matplotlib
-    res = subprocess.run([sys.executable, "-c", "import attnlib.plots, sys; print('matplotlib' in sys.modules)"],
-                         capture_output=True, text=True, timeout=120)
-    assert res.stdout.strip() == "True", res.stderr
+def test_viz_does_import_matplotlib(imported: dict[str, list[str]]) -> None:
+    # the checks above could pass vacuously if nothing were importable; the viz layer must see
+    # matplotlib, in the same interpreter that just found the core without it
+    assert "matplotlib" in imported["viz"] and "attnlib.softmax" in imported["core"]
 
 
 def test_attnlib_never_imports_attnbook() -> None:
@@ -102,8 +112,14 @@ def test_attnbook_imports_attnlib() -> None:
 _SKIP = {".venv", "node_modules", "_build", ".git", ".pytest_cache", ".ruff_cache", ".hypothesis"}
 
 
+@functools.cache
 def _project_python() -> list:
-    return sorted(p for p in ROOT.rglob("*.py") if not _SKIP & set(p.relative_to(ROOT).parts))
+    """Every .py file of the repository outside :data:`_SKIP` (which is never walked into)."""
+    found = []
+    for folder, dirs, files in os.walk(ROOT):
+        dirs[:] = [d for d in dirs if d not in _SKIP]
+        found += [Path(folder) / f for f in files if f.endswith(".py")]
+    return sorted(found)
 
 
 def _imports_with_names(path) -> set[str]:
