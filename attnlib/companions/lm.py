@@ -1,7 +1,7 @@
 """Training and measuring the small language model of :mod:`attnlib.transformer` on :mod:`attnlib.companions.stories`.
 
 * :func:`train_lm`: AdamW on the next-word cross-entropy, seeded, one thread, with a progress line;
-  one update is :func:`train_step`;
+  one update is :func:`train_step`, on a batch cut to its longest story (:func:`trim_padding`);
 * :func:`recall_accuracy`: next-word accuracy on the positions that repeat something said far back;
 * :func:`bigram_model`: the best a rule about the current word alone can do, counted on the training stories;
 * :func:`attention_on_source`: how much of each head's weight lands where the book knows it should;
@@ -36,6 +36,15 @@ def targets(stories: Stories) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]
     return stories.ids[:, :-1], real[:, :-1], nxt
 
 
+def trim_padding(inputs: torch.Tensor, key_mask: torch.Tensor, nxt: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """``(inputs, key_mask, nxt)`` without the last columns, those that are padding in every row. They
+    change nothing: the key mask hides them from every real position, and their targets are
+    ``IGNORE``. A batch of short stories then costs what its longest story costs."""
+    used = torch.nonzero(key_mask.any(dim=0))  # the columns some row really uses
+    n = int(used.max()) + 1 if len(used) else 1
+    return inputs[:, :n], key_mask[:, :n], nxt[:, :n]
+
+
 def lm_loss(model: TinyLM, inputs: torch.Tensor, key_mask: torch.Tensor, nxt: torch.Tensor) -> torch.Tensor:
     """The mean cross-entropy of the next word, in nats, over every real position."""
     logits, _ = model(inputs, key_mask=key_mask)  # (batch, n, vocab)
@@ -58,8 +67,8 @@ def train_step(model: TinyLM, optimizer: torch.optim.Optimizer, data: tuple[torc
                rows: torch.Tensor) -> float:
     """One update on the stories ``rows`` of ``data = targets(train)``: the next-word loss, its gradient,
     one optimizer step. Returns the loss before the step."""
-    inputs, key_mask, nxt = data
-    loss = lm_loss(model, inputs[rows], key_mask[rows], nxt[rows])  # every position predicts the next word
+    batch = trim_padding(*(t[rows] for t in data))  # (inputs, key_mask, nxt) of these stories
+    loss = lm_loss(model, *batch)  # every position predicts the next word
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
@@ -70,7 +79,7 @@ def train_step(model: TinyLM, optimizer: torch.optim.Optimizer, data: tuple[torc
 def held_out_loss(model: TinyLM, held: tuple[torch.Tensor, ...]) -> float:
     """The next-word loss on ``held = targets(test)``, in eval mode; the model is put back in training mode."""
     model.eval()
-    loss = lm_loss(model, *held).item()
+    loss = lm_loss(model, *trim_padding(*held)).item()
     model.train()
     return loss
 
@@ -101,7 +110,8 @@ def train_lm(model: TinyLM, train: Stories, test: Stories, *, steps: int = 500, 
     start = time.perf_counter()
     with reproducible(threads=1):
         torch.manual_seed(seed)
-        optimizer = torch.optim.AdamW(model.parameters(), lr=settings["lr"], weight_decay=settings["weight_decay"])
+        optimizer = torch.optim.AdamW(model.parameters(), lr=settings["lr"], weight_decay=settings["weight_decay"],
+                                      foreach=True)  # all parameters in one call: the same numbers, sooner
         model.train()
         for step in range(1, steps + 1):
             rows = torch.from_numpy(rng.integers(len(train), size=batch))  # (batch,) stories of this step
