@@ -120,15 +120,24 @@ ONE_THREAD := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 TIMES := _build/.test-times
 STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); echo "==> $$name"; "$$@"; \
   local dt=$$(( $$(date +%s) - t0 )); echo "    $$name: $$dt s"; printf '%5d s  %s\n' "$$dt" "$$name" >> $(TIMES); }; step
+# Step 2 builds the site beside the tests: Sphinx keeps one core busy for about 35 s, and the tests
+# leave about that much of the two cores idle (their workers wait on kernels and on each other at the
+# end). Neither reads what the other writes: the tests never open _build/html, the build never writes
+# into the sources. The build's output goes to $(SITE_LOG), shown if it fails.
+SITE_LOG := _build/site.log
+BESIDE_SITE = beside_site() { echo "    (the site builds beside them; its log: $(SITE_LOG))"; \
+  $(MAKE) --no-print-directory site > $(SITE_LOG) 2>&1 & local site=$$!; local rc=0 site_rc=0; \
+  "$$@" || rc=$$?; wait $$site || site_rc=$$?; \
+  if [ $$site_rc -ne 0 ]; then tail -n 40 $(SITE_LOG); echo "==> the site build failed (exit $$site_rc); its log: $(SITE_LOG)"; \
+  else echo "    the site is built: $(SITE_LOG)"; fi; [ $$rc -eq 0 ] && [ $$site_rc -eq 0 ]; };
 test: $(STAMP) $(NPM_STAMP) browser-deps
 	@mkdir -p _build && : > $(TIMES)
-	@$(STEP) "[1/4] lint (ruff; forensic share of each chapter's visible prose, at most 10 %)" \
+	@$(STEP) "[1/3] lint (ruff; forensic share of each chapter's visible prose, at most 10 %)" \
 	  sh -c '$(BIN)/ruff check . && $(BIN)/python -m tools.forensic_share'
-	@export $(ONE_THREAD); $(STEP) "[2/4] unit and property tests, and nbval: re-run every chapter and compare its stored outputs" \
-	  pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
+	@export $(ONE_THREAD); $(BESIDE_SITE) $(STEP) "[2/3] unit and property tests, and nbval: re-run every chapter and compare its stored outputs; the site builds beside them" \
+	  beside_site pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
-	@$(STEP) "[3/4] build the site" $(MAKE) --no-print-directory site
-	@export $(ONE_THREAD); $(STEP) "[4/4] browser tests (Debian's headless Chromium via Playwright, all other hosts blocked)" \
+	@export $(ONE_THREAD); $(STEP) "[3/3] browser tests (Debian's headless Chromium via Playwright, all other hosts blocked)" \
 	  pytest_rc $(XDIST) --dist load tests/browser
 	@echo "==> all tests passed; time per step:"; cat $(TIMES); \
 	  echo "$$(awk '{s += $$1} END {printf "%5d s", s}' $(TIMES))  in all"
