@@ -267,6 +267,28 @@ def test_training_learns_the_recall_positions_and_the_bigram_does_not() -> None:
     assert bigram.loss(test) > run.held_out[-1][1]
 
 
+def test_trimming_a_batch_drops_only_columns_that_are_padding_in_every_story(model: TinyLM) -> None:
+    """A batch keeps every column some story uses (gaps included) and loses the others; its loss and
+    its gradient are those of the padded batch."""
+    key_mask = torch.tensor([[1, 1, 0, 0, 0, 0], [1, 0, 1, 0, 0, 0]], dtype=torch.bool)
+    inputs, nxt = torch.arange(12).reshape(2, 6), torch.full((2, 6), lm.IGNORE)
+    cut = lm.trim_padding(inputs, key_mask, nxt)
+    assert [tuple(t.shape) for t in cut] == [(2, 3)] * 3 and torch.equal(cut[0], inputs[:, :3])
+    short = st.make_stories(8, seed=3, length=64)  # padded to the model's context
+    batch = lm.targets(short)
+    trimmed = lm.trim_padding(*batch)
+    assert trimmed[0].shape[1] < batch[0].shape[1], "these stories are all shorter than the padded width"
+    losses, grads = [], []
+    for data in (batch, trimmed):
+        model.zero_grad()
+        loss = lm.lm_loss(model, *data)
+        loss.backward()
+        losses.append(loss.item())
+        grads.append(torch.cat([p.grad.flatten() for p in model.parameters() if p.grad is not None]))
+    model.zero_grad()
+    assert math.isclose(*losses, rel_tol=1e-6) and torch.allclose(*grads, atol=1e-6)
+
+
 def test_time_per_token_refuses_a_length_beyond_the_context(model: TinyLM) -> None:
     with pytest.raises(ValueError, match="beyond the model's context"):
         lm.time_per_token(model, 65)
