@@ -14,9 +14,10 @@ import pytest
 from attnbook import errata
 from attnbook.derivations import DERIVATIONS
 from attnbook.evidence import Exact, Finding, MadeUp, Route
+from tests._errata import rows_and_verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
-ROWS = errata.load_rows(ROOT / "book" / "_data" / "errata")
+ROWS, JUDGED = rows_and_verdicts()
 
 
 def test_rows_exist_and_ids_are_unique() -> None:
@@ -37,7 +38,6 @@ def test_no_code_in_the_data() -> None:
     assert not [p.name for p in sources if re.search(r"\beval\(", p.read_text(encoding="utf-8"))], "no eval in attnbook"
 
 
-JUDGED = errata.judge_all(ROWS)
 BY_ID = {r["id"]: r for r in ROWS}
 
 

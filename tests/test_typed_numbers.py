@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from attnbook import audit, errata
+from tests._errata import rows_and_verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
 NUMBER = re.compile(r"(?<![\w.\-])-?\d+(?:[.,]\d+)*(?![\w])")
@@ -88,8 +89,7 @@ def test_markdown_numbers_are_computed_glued_or_quoted(path: Path) -> None:
     assert not problems, f"{path.name}: numbers typed into prose that no cell prints or asserts: {problems}"
 
 
-ROWS = errata.load_rows(ROOT / "book" / "_data" / "errata")
-JUDGED = errata.judge_all(ROWS)
+ROWS, JUDGED = rows_and_verdicts()
 BY_ID = {r["id"]: r for r in ROWS}
 
 
