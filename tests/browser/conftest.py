@@ -3,8 +3,10 @@ driven by Playwright with every request to another host blocked and recorded.
 
 The server, the browser and the blocking live in :mod:`bookdev.browser`, shared with
 ``benchmarks/bench_widgets.py``; these fixtures give them pytest's scopes and failures. One server
-and one browser serve the whole session (each pytest-xdist worker has its own). Every test gets its
-own page in a fresh browser context: no test sees what another did to a page.
+and one browser serve the whole session (each pytest-xdist worker has its own). A test gets its own
+page in a fresh browser context (``offline_page``, ``open_page``), where no other test sees what it
+does; or, where a module's tests each set everything they read themselves, they share one load of
+their chapter (``module_page``, loaded once by the module's own fixture).
 """
 
 from __future__ import annotations
@@ -43,6 +45,14 @@ def offline_page(browser: Any, site_url: str) -> Iterator[tuple[Any, bb.PageLog]
     """A fresh page, at the desktop size in the light theme, whose requests to any host but the
     local server are aborted and recorded. Yields ``(page, log)``; ``log`` is a
     :class:`bookdev.browser.PageLog`."""
+    with bb.offline_page(browser, site_url) as page_and_log:
+        yield page_and_log
+
+
+@pytest.fixture(scope="module")
+def module_page(browser: Any, site_url: str) -> Iterator[tuple[Any, bb.PageLog]]:
+    """Such a page, shared by the tests of one module that read a chapter loaded once (each module's
+    own fixture loads it); closed after the module's last test. Yields ``(page, log)``."""
     with bb.offline_page(browser, site_url) as page_and_log:
         yield page_and_log
 

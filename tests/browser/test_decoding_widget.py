@@ -31,10 +31,10 @@ def stepper(offline_page, site_url):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture(scope="module")
-def stepped(browser, site_url):  # noqa: ANN001, ANN201
+def stepped(module_page, site_url):  # noqa: ANN001, ANN201
     """The chapter loaded once, for the tests that set the window's width and every step they read."""
-    with bb.offline_page(browser, site_url) as (page, log):
-        yield page, log, _stepper(page, site_url)
+    page, log = module_page
+    return page, log, _stepper(page, site_url)
 
 
 def _step_shown(w: wd.Widget) -> int:

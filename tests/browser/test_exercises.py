@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, Trained, diagnose, export
-from bookdev.browser import SITE, offline_page
+from bookdev.browser import SITE
 from bookdev.site import load
 
 pytestmark = pytest.mark.browser
@@ -139,11 +139,11 @@ CHOICE = next(e for e in BY_PAGE[MAGNITUDE] if isinstance(EXERCISES[e].answer, C
 
 
 @pytest.fixture(scope="module")
-def magnitude(browser, site_url):  # noqa: ANN001, ANN201
+def magnitude(module_page, site_url):  # noqa: ANN001, ANN201
     """The chapter loaded once for the three tests below: each uses its own exercise card alone."""
-    with offline_page(browser, site_url) as (page, _):
-        load(page, f"{site_url}/{MAGNITUDE}")
-        yield page
+    page, _ = module_page
+    load(page, f"{site_url}/{MAGNITUDE}")
+    return page
 
 
 def test_answering_a_number_by_keyboard_alone(magnitude) -> None:  # noqa: ANN001

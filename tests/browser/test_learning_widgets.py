@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from attnlib.companions import learning
-from bookdev import browser as bb
 from bookdev import widgets as wd
 
 from . import learning_driver as ld
@@ -36,12 +35,12 @@ def widgets(offline_page, site_url):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture(scope="module")
-def chapter(browser, site_url):  # noqa: ANN001, ANN201
+def chapter(module_page, site_url):  # noqa: ANN001, ANN201
     """The chapter loaded once for the tests that only type sentences into the ask-the-model widget:
     each of them types its own sentence first, and what the widget shows depends on that alone. The
     replay's test moves the replay alone, to every checkpoint it reads."""
-    with bb.offline_page(browser, site_url) as (page, log):
-        yield page, log, _open(page, site_url)
+    page, log = module_page
+    return page, log, _open(page, site_url)
 
 
 def test_in_page_weights_equal_attnlib(chapter) -> None:  # noqa: ANN001

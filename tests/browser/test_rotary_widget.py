@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from attnlib.widgets.rotary import rotary_numbers
-from bookdev import browser as bb
 from bookdev import widgets as wd
 
 from .rotary_driver import check_rotary_numbers
@@ -32,10 +31,10 @@ def rotary(offline_page, site_url):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture(scope="module")
-def positioned(browser, site_url):  # noqa: ANN001, ANN201
+def positioned(module_page, site_url):  # noqa: ANN001, ANN201
     """The chapter loaded once, for the tests that set the positions they read."""
-    with bb.offline_page(browser, site_url) as (page, log):
-        yield page, log, _rotary(page, site_url)
+    page, log = module_page
+    return page, log, _rotary(page, site_url)
 
 
 def _press(page, w: wd.Widget, name: str, key: str | None = None) -> None:  # noqa: ANN001

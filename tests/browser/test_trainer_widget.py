@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 from attnlib.companions import trainer
-from bookdev import browser as bb
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
 from bookdev.site import wait_for_widgets
@@ -74,10 +73,10 @@ def _chapters_run() -> trainer.Trainer:
 
 
 @pytest.fixture(scope="module")
-def widget(browser, site_url):  # noqa: ANN001, ANN201
+def widget(module_page, site_url):  # noqa: ANN001, ANN201
     """Chapter 17 loaded once, for the tests that set every field themselves before they train."""
-    with bb.offline_page(browser, site_url) as (page, log):
-        yield page, log, td.find(page, site_url)
+    page, log = module_page
+    return page, log, td.find(page, site_url)
 
 
 @pytest.fixture()

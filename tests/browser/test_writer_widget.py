@@ -11,7 +11,6 @@ import statistics
 import pytest
 
 from attnlib.companions import stories
-from bookdev import browser as bb
 from bookdev import widgets as wd
 
 from . import writer_driver as xd
@@ -29,10 +28,10 @@ def _writer(page, site_url: str) -> wd.Widget:  # noqa: ANN001
 
 
 @pytest.fixture(scope="module")
-def writer(browser, site_url):  # noqa: ANN001, ANN201
+def writer(module_page, site_url):  # noqa: ANN001, ANN201
     """The chapter loaded once for the tests that set every control themselves before they look."""
-    with bb.offline_page(browser, site_url) as (page, log):
-        yield page, log, _writer(page, site_url)
+    page, log = module_page
+    return page, log, _writer(page, site_url)
 
 
 @pytest.fixture()
