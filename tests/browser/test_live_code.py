@@ -28,9 +28,15 @@ def _sharpening_matches_python(widget: wd.Widget, position: int) -> None:
 
 
 # The page's code cells as they are (those thebe turns live: sphinx-thebe's selector), and what thebe
-# leaves of its own: live cells, run buttons that are not disabled, editors.
+# leaves of its own: live cells, run buttons that are not disabled, editors. A code block's tabindex
+# is left out: the theme sets it from the layout (0 where the block scrolls, else -1) 300 ms after
+# any change to the page, so on a busy machine it can change between two readings of the same cells.
 _CELLS = """() => ({
-  cells: [...document.querySelectorAll(thebe_selector)].map((c) => c.outerHTML),
+  cells: [...document.querySelectorAll(thebe_selector)].map((c) => {
+    const copy = c.cloneNode(true);
+    copy.querySelectorAll("pre[tabindex]").forEach((pre) => pre.removeAttribute("tabindex"));
+    return copy.outerHTML;
+  }),
   thebe: document.querySelectorAll(".thebe-cell, .CodeMirror").length,
   runnable: [...document.querySelectorAll(".thebe-button, .thebelab-button")].filter((b) => !b.disabled).length,
 })"""
