@@ -43,7 +43,7 @@ def browser() -> Iterator[Any]:
 @pytest.fixture()
 def offline_page(browser: Any, site_url: str) -> Iterator[tuple[Any, bb.PageLog]]:
     """A fresh page, at the desktop size in the light theme, whose requests to any host but the
-    local server are aborted and recorded. Yields ``(page, log)``; ``log`` is a
+    local server fail and are recorded. Yields ``(page, log)``; ``log`` is a
     :class:`bookdev.browser.PageLog`."""
     with bb.offline_page(browser, site_url) as page_and_log:
         yield page_and_log
