@@ -117,6 +117,11 @@ XDIST ?= -n 2
 # twins (0.19 and 0.39 times the CPU seconds with one thread, docs/notes/TEST_TIME.md). test-portable
 # runs every chapter with one thread too, so the stored outputs do not depend on it.
 ONE_THREAD := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+# Python keeps its bytecode caches (__pycache__, ignored by git) even where the environment says not
+# to: with PYTHONDONTWRITEBYTECODE set, every test process, kernel and build compiled the project's
+# modules again, and pytest rewrote the asserts of every test module again (collection 15 s -> 8 s per
+# pytest process; about 0.95 of step 2's CPU, docs/notes/TEST_TIME.md).
+unexport PYTHONDONTWRITEBYTECODE
 TIMES := _build/.test-times
 STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); echo "==> $$name"; "$$@"; \
   local dt=$$(( $$(date +%s) - t0 )); echo "    $$name: $$dt s"; printf '%5d s  %s\n' "$$dt" "$$name" >> $(TIMES); }; step
