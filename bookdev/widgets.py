@@ -1,5 +1,6 @@
 """Drive the book's sliders on a built page: find the rendered widgets, move their inputs the way a
-reader does (an ``input`` event on the range element), and read the numbers they show.
+reader does (an ``input`` event on the range element), read the numbers they show, and give every
+control any input a reader could type (:func:`any_input_problems`).
 
 Used by tests/browser/test_widgets.py and benchmarks/bench_widgets.py.
 """
@@ -124,6 +125,57 @@ def phone_problems(page: Any, w: Widget) -> list[str]:
     own, card, screen = page.evaluate(f"() => [{w.root}.scrollWidth, {w.root}.clientWidth, document.documentElement.clientWidth]")
     problems = [f"the card overflows its own width at 390 px: {own} > {card}"] if own > card + 1 else []
     return problems + ([f"the card is wider than the 390 px screen: {card} > {screen}"] if card > screen else [])
+
+
+#: What a reader may type or paste into each kind of control (:func:`any_input_problems`).
+ANY_INPUT = {
+    "text": ["", "   ", "x" * 2000, "日本語 ünïcödé 🙂 <b>bold</b> \u202eevil", "bank " * 300],
+    "number": ["", "-5", "1e12", "2.5", "-0", "99999999999999999999999", "NaN"],
+    "range": ["-1e9", "1e9", "", "0.5", "NaN"],
+    "checkbox": [True, False, True],
+}
+
+# Every control of every widget on the page gets every value of ANY_INPUT (an input and a change event
+# each), then every button is pressed once; after each, the widget must show no NaN, Infinity or
+# undefined, the page must be no wider than the window, and the card no wider than itself.
+_ANY_INPUT = """(values) => {
+  const problems = [];
+  const look = (root, what) => {
+    const text = root.innerText;
+    for (const bad of ["NaN", "Infinity", "undefined"]) if (text.includes(bad)) problems.push(`${what}: shows ${bad}`);
+    const page = document.scrollingElement.scrollWidth, win = document.documentElement.clientWidth;
+    if (page > win + 1) problems.push(`${what}: the page is ${page} px wide in a ${win} px window`);
+    if (root.scrollWidth > root.clientWidth + 1) problems.push(`${what}: the card overflows (${root.scrollWidth} > ${root.clientWidth})`);
+  };
+  const cards = [...document.querySelectorAll(".attnw")];
+  cards.forEach((root, c) => {
+    const title = (root.querySelector(".attnw-title") || root).textContent.slice(0, 40);
+    for (const el of root.querySelectorAll("input, select, textarea")) {
+      const kind = el.tagName === "INPUT" ? el.type : "text";
+      const tried = el.tagName === "SELECT" ? [...el.options].map((o) => o.value).concat(["", "no such option"]) : (values[kind] || []);
+      for (const v of tried) {
+        if (el.disabled) break;
+        if (kind === "checkbox") el.checked = v; else el.value = String(v);
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+        look(root, `${title} / ${el.dataset.name || el.name || kind} = ${JSON.stringify(String(v)).slice(0, 40)}`);
+      }
+    }
+    for (const b of root.querySelectorAll("button")) {
+      if (b.disabled) continue;
+      b.click();
+      look(root, `${title} / button ${b.textContent.slice(0, 30)}`);
+    }
+  });
+  return { cards: cards.length, problems };
+}"""
+
+
+def any_input_problems(page: Any) -> tuple[int, list[str]]:
+    """Give every control of every widget card on ``page`` every value of :data:`ANY_INPUT`, then press
+    every button: ``(number of cards, what went wrong after which input)``."""
+    out = page.evaluate(_ANY_INPUT, ANY_INPUT)
+    return out["cards"], out["problems"]
 
 
 def number(text: str) -> float:

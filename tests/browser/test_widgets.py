@@ -1,7 +1,7 @@
 """The sliders on the built site, with every host but the local server blocked: each renders, shows
 the numbers attnlib computes in Python for the same state (to 3 decimals), never shows NaN, moves
-with the keyboard and the mouse, and requests nothing from another host. (axe inside the widgets,
-in light and dark mode, is checked on every slider page in test_pages.py.)
+with the keyboard and the mouse, survives any input, and requests nothing from another host. (axe
+inside the widgets, in light and dark mode, is checked on every slider page in test_pages.py.)
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from attnlib.widgets.decoding import decoding_numbers
 from bookdev import browser as bb
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
-from bookdev.site import AXE, WIDGET_PAGES
+from bookdev.site import AXE, PHONE, WIDGET_PAGES
 
 from . import learning_driver as ld
 from . import rotary_driver as rd
@@ -238,16 +238,24 @@ CHECKS = {
 }
 
 
-def test_widgets_render_offline_and_show_what_attnlib_computes(widget_view) -> None:  # noqa: ANN001
+def test_widgets_render_offline_show_what_attnlib_computes_and_survive_any_input(widget_view) -> None:  # noqa: ANN001
     """As loaded: every widget rendered, no NaN, no error, nothing from another host, and the page
     embeds attnlib's ES modules as they are now; then every slider, moved through its range, shows the
-    numbers attnlib computes for it; then the arrow keys move every slider (one load of the page for the four)."""
+    numbers attnlib computes for it; then the arrow keys move every slider; then every control of every
+    widget takes long, empty, Unicode and out-of-range values and every button is pressed, at a
+    desktop's width and at a phone's (:func:`bookdev.widgets.any_input_problems`). One load of the page
+    for all five."""
     name, page, log, widgets = widget_view
     _render_offline_without_errors(name, page, log, widgets)
     _embed_the_current_es_modules(name, widgets)
     for w in widgets:
         CHECKS[w.kind](w)
     _keyboard_moves_every_slider(page, widgets)
+    for width in (1280, PHONE["width"]):
+        page.set_viewport_size({"width": width, "height": 900})
+        cards, problems = wd.any_input_problems(page)
+        assert cards > 0, f"{name}: no widget card"
+        assert problems == [], f"{name} at {width} px: {problems[:10]}"
     assert log.console_errors == [] and log.page_errors == [], (log.console_errors, log.page_errors)
     assert log.external == [], f"{name} requested other hosts: {log.external}"
 
