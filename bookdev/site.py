@@ -80,16 +80,22 @@ def load(page: Any, url: str) -> None:
     from playwright.sync_api import Error as PlaywrightError  # heavy; only browser runs need it
 
     page.goto(url, wait_until="load")
-    for _ in range(3):
+    waited = 0
+    while True:
         try:
             page.evaluate(_READY, VIEW_MIME)
             return
         except PlaywrightError as err:
-            # a page that only redirects (index.html) navigates again once it has loaded
+            # A page that only redirects (index.html) navigates again once it has loaded. Until the
+            # next page is committed, "load" is the old page's, and reading fails again: on a busy
+            # machine, more than three times in a row (it failed so once).
             if "context was destroyed" not in str(err):
                 raise
+            if waited > 20_000:
+                raise AssertionError(f"{url} kept navigating away for 20 s: it never settled") from err
+            page.wait_for_timeout(50)
+            waited += 50
             page.wait_for_load_state("load")
-    raise AssertionError(f"{url} kept navigating away: it never settled")
 
 
 # Whether every widget view on the page (none is fine) has rendered its card, with numbers or a table.
