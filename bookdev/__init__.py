@@ -14,4 +14,6 @@ benchmarks.bench_widgets``). Nothing here may import a test module (``tests/test
 - :mod:`bookdev.legibility`: the measures of figure text and formulas a reader can read;
 - :mod:`bookdev.widgets`: finding the sliders on a page, moving them, and what attnlib says they
   should show.
+- :mod:`bookdev.trainer_driver`: chapter 17's "train it yourself", driven as a reader does;
+- :mod:`bookdev.exercise_driver`: answers entered in a chapter's exercise cards, the feedback read.
 """

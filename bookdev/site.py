@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bookdev import legibility, readings
+from bookdev import exercise_driver, legibility, readings
 from bookdev.browser import ROOT, SITE, PageLog
 
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
@@ -145,7 +145,9 @@ class PageReading:
     theme (:func:`read_theme`: background, captions, axe-core, widget cards), then at a phone's size
     per theme (:func:`read_phone`), then at a phone's size once the layout has settled
     (:func:`read_phone_text`: the formulas, the figures, and the problems ``zoomed`` met opening each
-    figure too small for the phone at full size; see :mod:`bookdev.legibility`). ``figures`` holds
+    figure too small for the phone at full size; see :mod:`bookdev.legibility`), then, on a chapter
+    with exercises, the feedback the page showed for each answer a reader might give
+    (``exercises``: :func:`bookdev.exercise_driver.read_feedback`). ``figures`` holds
     :data:`readings.FIGURES` per width, ``"desktop"`` and ``"phone"``."""
 
     name: str
@@ -160,6 +162,7 @@ class PageReading:
     figures: dict[str, list[dict]] = field(default_factory=dict)
     zoomed: list[str] = field(default_factory=list)
     formulas: list[dict] = field(default_factory=list)
+    exercises: list[dict] = field(default_factory=list)
 
 
 @dataclass
@@ -298,7 +301,7 @@ def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
     it: at the desktop size once every request has ended (so that the record of requests is complete),
     in each theme (every axe rule in the first, in the others only the rules that read colours: a
     theme changes the site's colours and nothing else), then at a phone's size in each theme, and
-    there its formulas and figures."""
+    there its formulas and figures; last, every answer of its exercises entered, and the feedback."""
     load(page, f"{site_url}/{name}")
     if redirects(name):
         page.wait_for_load_state("networkidle")  # the page it sends the reader to loads after it
@@ -313,6 +316,7 @@ def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
     for theme in reversed(THEMES):
         reading.phone[theme] = read_phone(page, theme)
     read_phone_text(page, reading)
+    reading.exercises = exercise_driver.read_feedback(page, name)  # last: it fills in the answer forms
     # what the whole visit did wrong; the files fetched stay those of the first load, read above
     reading.log = replace(copy.deepcopy(log), fetched=reading.log.fetched)
     return reading

@@ -7,10 +7,12 @@ are in test_figure_text.py and test_phone_reading.py.)
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 
 import pytest
 
+from bookdev import exercise_driver as ed
 from bookdev import legibility as lg
 from bookdev import widgets as wd
 from bookdev.browser import SITE
@@ -191,9 +193,34 @@ def within_weight_budget(r: PageReading) -> list[str]:
     return problems
 
 
+def exercise_feedback_is_pythons(r: PageReading) -> list[str]:
+    """On a chapter with exercises, the feedback the page showed for each answer a reader might give
+    (the right one, every misconception, an unrelated one, bad input: :func:`ed.answers`), with no
+    kernel, is the Python checker's verdict (status, title, message and link), and every exercise
+    met a right, an invalid and a wrong answer (a misconception or "not yet")."""
+    problems, statuses = [], defaultdict(set)
+    for entry in r.exercises:
+        eid, answer, shown = entry["eid"], entry["answer"], entry["shown"]
+        v = ed.python_verdict(eid, answer)
+        expected = {"status": v.status, "title": f"{eid} — {v.title}", "message": v.message,
+                    "href": v.link.href if v.link is not None else None}
+        if shown != expected:
+            problems.append(f"{eid}, answer {answer!r}: the page shows {shown}, the Python checker {expected}")
+        bad = [b for b in ("undefined", "[object", "null") if b in f"{shown['title']} {shown['message']}"]
+        if bad:
+            problems.append(f"{eid}, answer {answer!r}: the feedback shows {bad}: {shown}")
+        statuses[eid].add(v.status)
+    for eid in ed.BY_PAGE.get(r.name, []):
+        if not ({"correct", "invalid"} <= statuses[eid] and {"misconception", "not-yet"} & statuses[eid]):
+            problems.append(f"{eid}: the answers entered met the verdicts {sorted(statuses[eid])}, not a right, "
+                            "an invalid and a wrong one")
+    return problems
+
+
 CHECKS: list[Callable[[PageReading], list[str]]] = [
     offline_without_errors, math_typeset, title_and_navigation, accessible_in_both_themes,
     captions_readable, widgets_accessible, fits_a_phone, figures_readable, formulas_fit_a_phone, within_weight_budget,
+    exercise_feedback_is_pythons,
 ]
 
 
@@ -227,10 +254,13 @@ def _bad_reading() -> PageReading:
     unmeasured = {**tiny, "n": 1, "name": "fig-unmeasured", "smallest": None}
     cut = {"display": True, "tex": "x", "box": "span.math", "overflow": "hidden", "width": 300, "content": 320,
            "cut": 20, "focusable": False, "shown": True, "fades": False, "scale": 1.0}
+    eid = ed.BY_PAGE[name][0]  # its first exercise: a wrong answer said to be right, its other ones not entered
+    said_right = {"eid": eid, "answer": ed.answers(eid)[-1], "shown": {"status": "correct", "title": f"{eid} — Right",
+                                                                     "message": "undefined", "href": None}}
     return PageReading(name=name, site_url="http://127.0.0.1:1", log=log, math_marked=3, math_untypeset=1,
                        raw_tex=["$$"], nav=[f"Softmax — {BOOK} — {BOOK}", "d_k"],
                        themes=dict.fromkeys(THEMES, theme), phone=dict.fromkeys(THEMES, phone),
-                       figures={"desktop": [tiny], "phone": [unmeasured]}, formulas=[cut])
+                       figures={"desktop": [tiny], "phone": [unmeasured]}, formulas=[cut], exercises=[said_right])
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
