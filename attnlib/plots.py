@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
-import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
@@ -131,6 +130,8 @@ def heatmap(
     for name, labels, n in (("row_labels", row_labels, arr.shape[0]), ("col_labels", col_labels, arr.shape[1])):
         if labels is not None and len(labels) != n:
             raise ValueError(f"{name} has {len(labels)} entries, the matrix has {n} (shape {arr.shape})")
+    import seaborn as sns  # here, not at the top: only heatmaps need it, and it costs a chapter 0.4 s to import
+
     ax = _axes(ax, (1.0 + 0.7 * arr.shape[1], 0.8 + 0.6 * arr.shape[0]))
     annot = annotate and arr.size <= 400
     sns.heatmap(
