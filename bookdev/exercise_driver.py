@@ -77,7 +77,7 @@ _ENTER = """([eid, option, value]) => {
 }"""
 
 
-def enter(page, eid: str, answer: object) -> dict[str, str]:  # noqa: ANN001
+def enter(page: Any, eid: str, answer: object) -> dict[str, str]:
     """Put ``answer`` into the exercise's form as a reader leaves it (the value typed, with its
     ``input`` event; the options ticked), press Check, and read the feedback: in one call to the
     page. Typing and pressing keys for real is tests/browser/test_exercises.py's part."""
@@ -98,8 +98,6 @@ def python_verdict(eid: str, answer: object) -> Any:
         step, value = answer  # type: ignore[misc]
         return diagnose(eid, (step or None, value))
     return diagnose(eid, answer)
-
-
 
 
 def read_feedback(page: Any, name: str) -> list[dict[str, Any]]:

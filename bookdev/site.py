@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bookdev import exercise_driver, legibility, readings
+from bookdev import legibility, readings
 from bookdev.browser import ROOT, SITE, PageLog
 
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
@@ -316,6 +316,10 @@ def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
     for theme in reversed(THEMES):
         reading.phone[theme] = read_phone(page, theme)
     read_phone_text(page, reading)
+    # every exercise's data and checker (about 2.7 s to import): only a page reading needs them, not
+    # everything that imports this module (tools.page_weight, the benchmarks)
+    from bookdev import exercise_driver
+
     reading.exercises = exercise_driver.read_feedback(page, name)  # last: it fills in the answer forms
     # what the whole visit did wrong; the files fetched stay those of the first load, read above
     reading.log = replace(copy.deepcopy(log), fetched=reading.log.fetched)
