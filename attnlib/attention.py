@@ -99,13 +99,13 @@ def attention_torch(
     work = torch.float32 if out_dtype in (torch.float16, torch.bfloat16) else out_dtype
     q, k, v = q.to(work), k.to(work), v.to(work)
     scores = (q * scale) @ k.transpose(-2, -1)  # (..., n_q, n_k); scaled first: q kᵀ alone may overflow
+    allowed = None if causal is None else causal_allowed(q.shape[-2], k.shape[-2], causal, device=q.device)  # (n_q, n_k)
     if mask is not None and mask.dtype != torch.bool:
         scores.add_(mask.to(work))  # an additive bias; -inf entries exclude keys
     elif mask is not None:
-        scores.masked_fill_(~mask, float("-inf"))  # excluded keys get weight exactly 0
-    if causal is not None:
-        allowed = causal_allowed(q.shape[-2], k.shape[-2], causal, device=q.device)  # (n_q, n_k)
-        scores.masked_fill_(~allowed, float("-inf"))
+        allowed = mask if allowed is None else mask & allowed  # a key must pass both: one pass over the scores
+    if allowed is not None:
+        scores.masked_fill_(~allowed, float("-inf"))  # excluded keys get weight exactly 0
     if scores.shape[-1] == 0:  # no keys at all: every query attends to nothing
         weights = scores  # (..., n_q, 0)
     else:
