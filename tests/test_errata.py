@@ -14,10 +14,10 @@ import pytest
 from attnbook import errata
 from attnbook.derivations import DERIVATIONS
 from attnbook.evidence import Exact, Finding, MadeUp, Route
-from tests._errata import rows_and_verdicts
+from tests._errata import rows, verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
-ROWS, JUDGED = rows_and_verdicts()
+ROWS = rows()
 
 
 def test_rows_exist_and_ids_are_unique() -> None:
@@ -43,7 +43,7 @@ BY_ID = {r["id"]: r for r in ROWS}
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: r["id"])
 def test_verdict_follows_the_rule(row: dict) -> None:
-    j = JUDGED[row["id"]]
+    j = verdicts()[row["id"]]
     assert j.verdict == row["verdict"], (
         f"{row['id']}: the rule gives {j.verdict!r}, the row says {row['verdict']!r} "
         f"(document {row['document_value']!r}, exact {j.exact!r}, route {j.route!r}, shown {j.shown!r})"
@@ -53,9 +53,9 @@ def test_verdict_follows_the_rule(row: dict) -> None:
 def _slip_behind(row_id: str) -> str:
     """The first erratum a carried value comes from, following its route inputs."""
     row = BY_ID[row_id]
-    if JUDGED[row_id].verdict != "carried":
+    if verdicts()[row_id].verdict != "carried":
         return row_id
-    fed = [i for i in JUDGED[row_id].inputs if JUDGED[i].verdict != "correct"]
+    fed = [i for i in verdicts()[row_id].inputs if verdicts()[i].verdict != "correct"]
     assert fed, f"{row_id}: carried, but no input of its route is an erratum"
     return _slip_behind(fed[0]) if row else row_id
 

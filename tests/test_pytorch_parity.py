@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from torch.nn.attention.bias import causal_lower_right
 
 import attnlib
 
@@ -150,10 +149,18 @@ def test_is_causal_is_top_left_like_torch(dtype, n_q, n_k) -> None:
         torch.testing.assert_close(got.double(), want, atol=TOL[dtype], rtol=TOL[dtype])
 
 
+def _causal_lower_right(n_q: int, n_k: int) -> object:
+    """torch's bottom-right causal bias. Imported here, not at the top: torch.nn.attention.bias imports
+    torch._dynamo (about 1.3 s), which every test process that collects this module would pay."""
+    from torch.nn.attention.bias import causal_lower_right
+
+    return causal_lower_right(n_q, n_k)
+
+
 @pytest.mark.parametrize(("n_q", "n_k"), [(1, 9), (3, 10), (6, 6)])
-def test_bottom_right_alignment_is_torch_causal_lower_right(n_q, n_k) -> None:
+def test_bottom_right_alignment_is_torch__causal_lower_right(n_q, n_k) -> None:
     q, k, v = _qkv((2, 2, n_q, 4), (2, 2, n_k, 4), (2, 2, n_k, 4), seed=6, dtype=torch.float64)
-    want = F.scaled_dot_product_attention(q, k, v, attn_mask=causal_lower_right(n_q, n_k))
+    want = F.scaled_dot_product_attention(q, k, v, attn_mask=_causal_lower_right(n_q, n_k))
     mine, w = sdpa(q, k, v, is_causal=True, causal_alignment="bottom_right")
     assert torch.equal(w[0, 0] > 0, attnlib.causal_mask(n_q, n_k, alignment="bottom_right"))
     assert bool(w[0, 0, -1].gt(0).all())  # the newest query sees every key: the whole cache
@@ -203,7 +210,7 @@ def test_float64_gradients_match_torch(case) -> None:
     if "mask" in kw:
         torch_kw["attn_mask"] = kw["mask"][None]  # torch wants at least (n_q|1, n_k)
     if kw.get("causal_alignment") == "bottom_right":
-        torch_kw["attn_mask"] = causal_lower_right(4, 6)
+        torch_kw["attn_mask"] = _causal_lower_right(4, 6)
     elif kw.get("is_causal"):
         torch_kw["is_causal"] = True
     upstream = torch.randn(2, 2, 4, 3, generator=torch.Generator().manual_seed(0), dtype=torch.float64)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from attnbook import audit, errata
-from tests._errata import rows_and_verdicts
+from tests._errata import rows, verdicts
 
 ROOT = Path(__file__).resolve().parents[1]
 NUMBER = re.compile(r"(?<![\w.\-])-?\d+(?:[.,]\d+)*(?![\w])")
@@ -89,13 +89,13 @@ def test_markdown_numbers_are_computed_glued_or_quoted(path: Path) -> None:
     assert not problems, f"{path.name}: numbers typed into prose that no cell prints or asserts: {problems}"
 
 
-ROWS, JUDGED = rows_and_verdicts()
+ROWS = rows()
 BY_ID = {r["id"]: r for r in ROWS}
 
 
 def _printed_for(row: dict) -> set[str]:
     """Numbers the Errata page prints for a row: its texts, its route inputs and its computed values."""
-    j = JUDGED[row["id"]]
+    j = verdicts()[row["id"]]
     texts = [str(row.get(k, "")) for k in ("quantity", "document_value", "section")]
     texts += [str(BY_ID[i]["document_value"]) for i in j.inputs]
     if row.get("carried_from"):
