@@ -60,7 +60,9 @@ def softmax_unchecked(x: ArrayT, dim: int = -1, *, temperature: float = 1.0) -> 
 def _softmax_torch(x: torch.Tensor, dim: int, t: float) -> torch.Tensor:
     work = x.float() if x.dtype in _LOW_PRECISION else x
     z = work if t == 1.0 else work / t  # skip a full pass over x at the default temperature
-    m = z.amax(dim=dim, keepdim=True)
+    # The softmax is the same whatever is subtracted, so its gradient through m is zero: m is a
+    # constant to autograd (as in fused kernels), which spares a backward pass over x for it.
+    m = z.detach().amax(dim=dim, keepdim=True)
     _validate_max(bool(torch.isnan(m).any()) or bool(torch.isposinf(m).any()), x, t)
     m = torch.where(torch.isfinite(m), m, torch.zeros_like(m))  # all -inf slice
     e = (z - m).exp_()  # exp in place on the fresh difference: one large temporary, not two
