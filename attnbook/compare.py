@@ -9,7 +9,7 @@ Used in: the pages of "The five documents, checked" ("Document 000" ... "Documen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import torch
 from attnlib._validate import as_finite_array
 
 from .audit import load_inventory, row_order
-from .errata import classify, judge_all, load_rows, markdown_cell, printed_numbers, render_value
+from .errata import Judgement, classify, judge, load_rows, markdown_cell, printed_numbers, render_value
 
 VERDICT_TEXT = {"correct": "same", "rounding": "last digit", "wrong": "differs"}
 
@@ -122,16 +122,35 @@ def format_rows(
 
 # --- a document's checked rows, on its page of "The five documents, checked" -----------------------
 
-_ROWS_CACHE: dict[str, tuple[list[dict[str, Any]], dict[str, Any], dict[str, int]]] = {}
+class _Verdicts(Mapping[str, Judgement]):
+    """Row id -> the row's :class:`~attnbook.errata.Judgement`, judged when first asked for (with the rows
+    its route rests on, as :func:`~attnbook.errata.judge` does) and kept: a document's page runs the
+    derivations of its own rows, not of all of them (about 2 s)."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self._by_id = {r["id"]: r for r in rows}
+        self._cache: dict[str, Judgement] = {}
+
+    def __getitem__(self, row_id: str) -> Judgement:
+        return judge(self._by_id[row_id], self._by_id, self._cache)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
 
 
-def _judged_rows(data: str | Path) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, int]]:
-    """Every errata/audit row under ``data`` (``errata/`` and ``audit/``), judged once per process, and
-    each row's first document line (its reading order)."""
+_ROWS_CACHE: dict[str, tuple[list[dict[str, Any]], _Verdicts, dict[str, int]]] = {}
+
+
+def _judged_rows(data: str | Path) -> tuple[list[dict[str, Any]], _Verdicts, dict[str, int]]:
+    """Every errata/audit row under ``data`` (``errata/`` and ``audit/``), each judged once per process
+    when first asked for, and each row's first document line (its reading order)."""
     key = str(Path(data).resolve())
     if key not in _ROWS_CACHE:
         rows = load_rows(Path(data) / "errata")
-        _ROWS_CACHE[key] = (rows, judge_all(rows), row_order(load_inventory(Path(data) / "audit")))
+        _ROWS_CACHE[key] = (rows, _Verdicts(rows), row_order(load_inventory(Path(data) / "audit")))
     return _ROWS_CACHE[key]
 
 
