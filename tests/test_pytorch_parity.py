@@ -158,7 +158,7 @@ def _causal_lower_right(n_q: int, n_k: int) -> object:
 
 
 @pytest.mark.parametrize(("n_q", "n_k"), [(1, 9), (3, 10), (6, 6)])
-def test_bottom_right_alignment_is_torch__causal_lower_right(n_q, n_k) -> None:
+def test_bottom_right_alignment_is_torch_causal_lower_right(n_q, n_k) -> None:
     q, k, v = _qkv((2, 2, n_q, 4), (2, 2, n_k, 4), (2, 2, n_k, 4), seed=6, dtype=torch.float64)
     want = F.scaled_dot_product_attention(q, k, v, attn_mask=_causal_lower_right(n_q, n_k))
     mine, w = sdpa(q, k, v, is_causal=True, causal_alignment="bottom_right")
