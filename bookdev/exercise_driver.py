@@ -15,6 +15,11 @@ import numpy as np
 from attnbook.exercises import EXERCISES, Choice, Code, FindError, Numeric, Trained, diagnose
 
 
+def card(eid: str) -> str:
+    """The CSS selector of exercise ``eid``'s card on its page (what attnbook.exercises writes)."""
+    return f'section.attnex[data-exercise="{eid}"]'
+
+
 def page_of(eid: str) -> str:
     """The built page of exercise ``eid``: its chapter's."""
     return f"book/{EXERCISES[eid].section.chapter}.html"
@@ -55,10 +60,11 @@ _FEEDBACK = """(box) => {
   return { status: box.dataset.status || "", title: text(".attnex-verdict-title"),
            message: text(".attnex-verdict-message") ?? "", href: link ? link.getAttribute("href") : null };
 }"""
-# Fill one card's form (``option``: the option to tick, "" for none, null when the card has no
-# options; ``value``: the text for the answer box, or null), click Check, return the feedback.
-_ENTER = """([eid, option, value]) => {
-  const card = document.querySelector(`section.attnex[data-exercise="${eid}"]`);
+# Fill one card's form (``selector``: the card's, :func:`card`; ``option``: the option to tick, "" for
+# none, null when the card has no options; ``value``: the text for the answer box, or null), click
+# Check, return the feedback.
+_ENTER = """([selector, option, value]) => {
+  const card = document.querySelector(selector);
   if (option !== null) {
     card.querySelectorAll('input[data-name="option"]').forEach((e) => { e.checked = false; });
     if (option) {
@@ -89,7 +95,7 @@ def enter(page: Any, eid: str, answer: object) -> dict[str, str]:
     else:
         step, value = answer  # type: ignore[misc]
         option, value = step or "", str(value)
-    return page.evaluate(_ENTER, [eid, option, value])
+    return page.evaluate(_ENTER, [card(eid), option, value])
 
 
 def python_verdict(eid: str, answer: object) -> Any:

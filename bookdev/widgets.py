@@ -148,7 +148,7 @@ _ANY_INPUT = """(values) => {
     if (root.scrollWidth > root.clientWidth + 1) problems.push(`${what}: the card overflows (${root.scrollWidth} > ${root.clientWidth})`);
   };
   const cards = [...document.querySelectorAll(".attnw")];
-  cards.forEach((root, c) => {
+  cards.forEach((root) => {
     const title = (root.querySelector(".attnw-title") || root).textContent.slice(0, 40);
     for (const el of root.querySelectorAll("input, select, textarea")) {
       const kind = el.tagName === "INPUT" ? el.type : "text";

@@ -13,14 +13,14 @@ import pytest
 
 from attnbook.exercises import EXERCISES, Choice, Numeric, diagnose, export
 from bookdev.browser import SITE
-from bookdev.exercise_driver import BY_PAGE, STATIC_IDS
+from bookdev.exercise_driver import BY_PAGE, STATIC_IDS, card
 from bookdev.site import load
 
 pytestmark = pytest.mark.browser
 
 
 def _card(page, eid: str):  # noqa: ANN001, ANN202
-    return page.locator(f'section.attnex[data-exercise="{eid}"]')
+    return page.locator(card(eid))
 
 
 def test_enough_static_exercises() -> None:
