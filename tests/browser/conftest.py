@@ -7,6 +7,10 @@ and one browser serve the whole session (each pytest-xdist worker has its own). 
 page in a fresh browser context (``offline_page``, ``open_page``), where no other test sees what it
 does; or, where a module's tests each set everything they read themselves, they share one load of
 their chapter (``module_page``, loaded once by the module's own fixture).
+
+A widget chapter's module names its loader, ``open_chapter(page, site_url)``, which loads the
+chapter into ``page`` and returns its widgets; ``fresh_chapter`` gives a test the chapter in a page
+of its own, ``chapter`` one load of it shared by the module's tests.
 """
 
 from __future__ import annotations
@@ -69,3 +73,19 @@ def open_page(browser: Any, site_url: str) -> Iterator[Callable[[str], tuple[Any
             return page, log
 
         yield opened
+
+
+@pytest.fixture()
+def fresh_chapter(offline_page: tuple[Any, bb.PageLog], site_url: str, request: pytest.FixtureRequest) -> tuple[Any, bb.PageLog, Any]:
+    """``(page, log, widgets)``: the test module's chapter, loaded by its ``open_chapter``, in a page
+    of the test's own: for a test that starts from the page's first render or changes its size."""
+    page, log = offline_page
+    return page, log, request.module.open_chapter(page, site_url)
+
+
+@pytest.fixture(scope="module")
+def chapter(module_page: tuple[Any, bb.PageLog], site_url: str, request: pytest.FixtureRequest) -> tuple[Any, bb.PageLog, Any]:
+    """``(page, log, widgets)``: the module's chapter loaded once (its ``open_chapter``), shared by
+    the module's tests that each set everything they read."""
+    page, log = module_page
+    return page, log, request.module.open_chapter(page, site_url)

@@ -18,23 +18,9 @@ PAGE = "book/15_decoding.html"
 TOL = 0.5e-3 + 1e-9
 
 
-def _stepper(page, site_url: str) -> wd.Widget:  # noqa: ANN001
+def open_chapter(page, site_url: str) -> wd.Widget:  # noqa: ANN001
     """The chapter loaded into ``page``: its one DecodingStepper."""
     return wd.the_one(wd.load_widget_page(page, site_url, PAGE), "DecodingStepper", PAGE)
-
-
-@pytest.fixture()
-def stepper(offline_page, site_url):  # noqa: ANN001, ANN201
-    """The chapter freshly loaded: the button test starts from the page's first render."""
-    page, log = offline_page
-    return page, log, _stepper(page, site_url)
-
-
-@pytest.fixture(scope="module")
-def stepped(module_page, site_url):  # noqa: ANN001, ANN201
-    """The chapter loaded once, for the tests that set the window's width and every step they read."""
-    page, log = module_page
-    return page, log, _stepper(page, site_url)
 
 
 def _step_shown(w: wd.Widget) -> int:
@@ -49,8 +35,8 @@ def _weights_match(w: wd.Widget) -> None:
         assert abs(wd.number(t[f"weight-{j}"]) - exp["weights"][j]) <= TOL, (step, j, t[f"weight-{j}"])
 
 
-def test_buttons_step_the_generation_with_mouse_and_keyboard(stepper) -> None:  # noqa: ANN001
-    page, log, w = stepper
+def test_buttons_step_the_generation_with_mouse_and_keyboard(fresh_chapter) -> None:  # noqa: ANN001
+    page, log, w = fresh_chapter
     n = len(w.state["tokens"])
     start = _step_shown(w)
     assert start == w.state["step"]
@@ -94,10 +80,10 @@ _WEIGHTS_IN_SIGHT = """(root) => {
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_weights_column_in_sight_without_scrolling(stepped, width: int) -> None:  # noqa: ANN001
+def test_weights_column_in_sight_without_scrolling(chapter, width: int) -> None:  # noqa: ANN001
     """Every step: the cache table fits its box (no sideways scroll bar), and every weight cell shows
     its number inside that box and on the screen, at a laptop's and at a phone's width."""
-    page, log, w = stepped
+    page, log, w = chapter
     page.set_viewport_size({"width": width, "height": 900})
     page.evaluate(f"() => {w.root}.scrollIntoView()")
     for step in range(1, len(w.state["tokens"]) + 1):
@@ -129,10 +115,10 @@ _BARS_SHOWN = """(root) => {
 }"""
 
 
-def test_bar_chart_shows_only_the_tokens_generated_so_far(stepped) -> None:  # noqa: ANN001
+def test_bar_chart_shows_only_the_tokens_generated_so_far(chapter) -> None:  # noqa: ANN001
     """At step t the chart has t bars, values and labels (the tokens in the cache), none for the
     tokens not generated yet, and its title names only those t tokens (at a laptop's width)."""
-    page, log, w = stepped
+    page, log, w = chapter
     page.set_viewport_size(bb.VIEWPORT)
     tokens = w.state["tokens"]
     for step in [*range(1, len(tokens) + 1), 2]:

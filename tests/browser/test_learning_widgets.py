@@ -21,26 +21,15 @@ PAGE = "book/17_learning.html"
 STATE_ATOL = 1e-4
 
 
-def _open(page, site_url: str):  # noqa: ANN001, ANN202
+def open_chapter(page, site_url: str):  # noqa: ANN001, ANN202
+    """The chapter loaded into ``page``: its widgets by kind. The tests that share one load
+    (``chapter``) only type sentences into the ask-the-model widget, each its own sentence first, and
+    what the widget shows depends on that alone; the replay's test moves the replay alone, to every
+    checkpoint it reads. A test that moves the replay from where it opens, or changes the page's
+    size, has the chapter to itself (``fresh_chapter``)."""
     found = {w.kind: w for w in wd.load_widget_page(page, site_url, PAGE)}
     assert {"TrainingReplay", "AskModel"} <= set(found), f"widgets on {PAGE}: {sorted(found)}"
     return found
-
-
-@pytest.fixture()
-def widgets(offline_page, site_url):  # noqa: ANN001, ANN201
-    """The chapter freshly loaded, for a test that moves the replay from where it opens or changes the page's size."""
-    page, log = offline_page
-    return page, log, _open(page, site_url)
-
-
-@pytest.fixture(scope="module")
-def chapter(module_page, site_url):  # noqa: ANN001, ANN201
-    """The chapter loaded once for the tests that only type sentences into the ask-the-model widget:
-    each of them types its own sentence first, and what the widget shows depends on that alone. The
-    replay's test moves the replay alone, to every checkpoint it reads."""
-    page, log = module_page
-    return page, log, _open(page, site_url)
 
 
 def test_in_page_weights_equal_attnlib(chapter) -> None:  # noqa: ANN001
@@ -140,8 +129,8 @@ def test_replay_shows_the_stored_checkpoints(chapter) -> None:  # noqa: ANN001
         np.testing.assert_allclose(frame["probs"][0], ref["probs"], atol=1e-6)
 
 
-def test_keyboard_moves_the_replay_and_types_a_sentence(widgets) -> None:  # noqa: ANN001
-    page, _, found = widgets
+def test_keyboard_moves_the_replay_and_types_a_sentence(fresh_chapter) -> None:  # noqa: ANN001
+    page, _, found = fresh_chapter
     w = found["TrainingReplay"]
     page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"index\"]').focus()")
     before = w.texts()
@@ -163,8 +152,8 @@ def test_keyboard_moves_the_replay_and_types_a_sentence(widgets) -> None:  # noq
     assert t["sense"] == learning.predict_np(a.state["weights"], "a bat and a ball")["sense"]
 
 
-def test_widgets_fit_a_phone_screen(widgets) -> None:  # noqa: ANN001
-    page, _, found = widgets
+def test_widgets_fit_a_phone_screen(fresh_chapter) -> None:  # noqa: ANN001
+    page, _, found = fresh_chapter
     page.set_viewport_size({"width": 390, "height": 844})
     for w in found.values():
         if w.kind not in ("TrainingReplay", "AskModel"):

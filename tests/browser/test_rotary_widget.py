@@ -18,23 +18,9 @@ PAGE = "book/14_positions.html"
 FRAME_MS = 16.0
 
 
-def _rotary(page, site_url: str) -> wd.Widget:  # noqa: ANN001
+def open_chapter(page, site_url: str) -> wd.Widget:  # noqa: ANN001
     """The chapter loaded into ``page``: its one RotaryPositions."""
     return wd.the_one(wd.load_widget_page(page, site_url, PAGE), "RotaryPositions", PAGE)
-
-
-@pytest.fixture()
-def rotary(offline_page, site_url):  # noqa: ANN001, ANN201
-    """The chapter freshly loaded: the test of the "both" buttons starts from the page's first render."""
-    page, log = offline_page
-    return page, log, _rotary(page, site_url)
-
-
-@pytest.fixture(scope="module")
-def positioned(module_page, site_url):  # noqa: ANN001, ANN201
-    """The chapter loaded once, for the tests that set the positions they read."""
-    page, log = module_page
-    return page, log, _rotary(page, site_url)
 
 
 def _press(page, w: wd.Widget, name: str, key: str | None = None) -> None:  # noqa: ANN001
@@ -46,8 +32,8 @@ def _press(page, w: wd.Widget, name: str, key: str | None = None) -> None:  # no
         page.keyboard.press(key)
 
 
-def test_moving_both_positions_keeps_the_rotary_score_and_changes_the_sinusoidal_one(rotary) -> None:  # noqa: ANN001
-    page, log, w = rotary
+def test_moving_both_positions_keeps_the_rotary_score_and_changes_the_sinusoidal_one(fresh_chapter) -> None:  # noqa: ANN001
+    page, log, w = fresh_chapter
     w.set_range("query_position", 5)
     w.set_range("key_position", 2)
     for pair in (0, 3):
@@ -79,8 +65,8 @@ def test_moving_both_positions_keeps_the_rotary_score_and_changes_the_sinusoidal
     assert log.console_errors == [] and log.page_errors == [] and log.external == []
 
 
-def test_the_buttons_stop_at_the_ends(positioned) -> None:  # noqa: ANN001
-    page, log, w = positioned
+def test_the_buttons_stop_at_the_ends(chapter) -> None:  # noqa: ANN001
+    page, log, w = chapter
     top = int(page.evaluate(f"() => Number({w.root}.querySelector('input[data-name=\"query_position\"]').max)"))
     w.set_range("query_position", top)
     w.set_range("key_position", 3)
@@ -90,9 +76,9 @@ def test_the_buttons_stop_at_the_ends(positioned) -> None:  # noqa: ANN001
     assert log.page_errors == []
 
 
-def test_a_redraw_takes_less_than_a_frame(positioned) -> None:  # noqa: ANN001
+def test_a_redraw_takes_less_than_a_frame(chapter) -> None:  # noqa: ANN001
     """Median time from a slider's input event to the laid-out card, over 60 inputs."""
-    page, _, w = positioned
+    page, _, w = chapter
     times = page.evaluate(f"""() => {{
       const root = {w.root};
       const input = root.querySelector('input[data-name="query_position"]');
