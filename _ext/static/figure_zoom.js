@@ -59,10 +59,17 @@
     pan.focus();
   }
 
-  function update(figure, button) {
-    const shrunk = figure.naturalWidth > 0 && figure.getBoundingClientRect().width < figure.naturalWidth - 1;
-    button.hidden = !shrunk;
-    figure.classList.toggle("attnbook-zoomable", shrunk);
+  // Every figure with its button, measured together: all widths are read before any button is
+  // shown or hidden, so that a resize lays the page out once, not once per figure.
+  const figures = [];
+
+  function updateAll() {
+    const shrunk = figures.map(([figure]) =>
+      figure.naturalWidth > 0 && figure.getBoundingClientRect().width < figure.naturalWidth - 1);
+    figures.forEach(([figure, button], i) => {
+      if (button.hidden === shrunk[i]) button.hidden = !shrunk[i];
+      figure.classList.toggle("attnbook-zoomable", shrunk[i]);
+    });
   }
 
   function setup(figure) {
@@ -76,12 +83,15 @@
     button.addEventListener("click", () => open(figure, button));
     figure.addEventListener("click", () => { if (!button.hidden) open(figure, button); });
     figure.after(button);
-    const refresh = () => update(figure, button);
-    if (figure.complete) refresh(); else figure.addEventListener("load", refresh, { once: true });
-    window.addEventListener("resize", refresh);
+    figures.push([figure, button]);
+    if (!figure.complete) figure.addEventListener("load", updateAll, { once: true });
   }
 
-  function start() { document.querySelectorAll(FIGURES).forEach(setup); }
+  function start() {
+    document.querySelectorAll(FIGURES).forEach(setup);
+    updateAll();
+    window.addEventListener("resize", updateAll);
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
