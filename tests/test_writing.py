@@ -267,6 +267,25 @@ def test_training_learns_the_recall_positions_and_the_bigram_does_not() -> None:
     assert bigram.loss(test) > run.held_out[-1][1]
 
 
+def test_a_batch_without_a_word_is_refused_not_a_nan_loss() -> None:
+    """No stories (an empty choice of rows), or stories that are only padding: train_step and
+    held_out_loss refuse them, where the loss would be a silent NaN, and the model is not stepped."""
+    torch.manual_seed(0)
+    model = TinyLM(len(st.VOCAB), context=64)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    data = lm.targets(st.make_stories(4, seed=3))
+    before = [p.detach().clone() for p in model.parameters()]
+    with pytest.raises(ValueError, match="a batch of 0 stories without a single word"):
+        lm.train_step(model, optimizer, data, torch.tensor([], dtype=torch.long))
+    assert all(torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
+    padding = (data[0], torch.zeros_like(data[1]), data[2])
+    with pytest.raises(ValueError, match=r"a batch of 4 stories without a single word \(key_mask of shape \(4, "):
+        lm.held_out_loss(model, padding)
+    assert model.training  # put back in training mode although the batch was refused
+    assert math.isfinite(lm.held_out_loss(model, data)) and math.isfinite(
+        lm.train_step(model, optimizer, data, torch.tensor([0, 2])))
+
+
 def test_trimming_a_batch_drops_only_columns_that_are_padding_in_every_story(model: TinyLM) -> None:
     """A batch keeps every column some story uses (gaps included) and loses the others; its loss and
     its gradient are those of the padded batch."""

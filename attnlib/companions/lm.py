@@ -39,9 +39,13 @@ def targets(stories: Stories) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]
 def trim_padding(inputs: torch.Tensor, key_mask: torch.Tensor, nxt: torch.Tensor) -> tuple[torch.Tensor, ...]:
     """``(inputs, key_mask, nxt)`` without the last columns, those that are padding in every row. They
     change nothing: the key mask hides them from every real position, and their targets are
-    ``IGNORE``. A batch of short stories then costs what its longest story costs."""
+    ``IGNORE``. A batch of short stories then costs what its longest story costs. A batch without a
+    single word (no stories, or only padding) raises ValueError: its loss would be a silent NaN."""
     used = torch.nonzero(key_mask.any(dim=0))  # the columns some row really uses
-    n = int(used.max()) + 1 if len(used) else 1
+    if len(used) == 0:
+        raise ValueError(f"a batch of {len(key_mask)} stories without a single word (key_mask of shape "
+                         f"{tuple(key_mask.shape)} is all False): there is nothing to learn from or score")
+    n = int(used.max()) + 1
     return inputs[:, :n], key_mask[:, :n], nxt[:, :n]
 
 
@@ -77,11 +81,14 @@ def train_step(model: TinyLM, optimizer: torch.optim.Optimizer, data: tuple[torc
 
 @torch.no_grad()
 def held_out_loss(model: TinyLM, held: tuple[torch.Tensor, ...]) -> float:
-    """The next-word loss on ``held = targets(test)``, in eval mode; the model is put back in training mode."""
+    """The next-word loss on ``held = targets(test)``, in eval mode; the model is put back in training
+    mode, also when the loss fails."""
+    batch = trim_padding(*held)
     model.eval()
-    loss = lm_loss(model, *trim_padding(*held)).item()
-    model.train()
-    return loss
+    try:
+        return lm_loss(model, *batch).item()
+    finally:
+        model.train()
 
 
 def _check_training(steps: int, batch: int, lr: float, weight_decay: float, seed: int,
