@@ -2,7 +2,7 @@
 in both themes become one span. A name, the punctuation after it and the spaces between are all the
 text colour in both of the theme's styles, so ``foo(a, b)`` is one span instead of six. The page
 draws the same and copies the same text; the reader's browser (and the browser tests: layout, axe's
-grid of every box) has about 30 % fewer elements on a chapter (chapter 17: 8,040 to 5,629).
+grid of every box) has about 30 % fewer elements on a chapter (chapter 17: 8,040 to 5,443).
 
 Two spans join when their classes have the same declarations in the light and in the dark theme of
 ``_static/pygments.css``, which the theme writes when the build finishes; this runs after it, on
@@ -18,6 +18,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from sphinx.util import logging
+
 # A rule of the theme's pygments.css: html[data-theme="light"] .highlight .n { color: #080808 }
 _RULE = re.compile(r'html\[data-theme="(light|dark)"\] \.highlight \.(\w+) \{([^}]*)\}')
 # A highlighted block as Sphinx writes it, and the pieces of its text: a token span, text, a tag.
@@ -26,6 +28,8 @@ _PIECE = re.compile(r'<span class="(\w+)">([^<]*)</span>|([^<]+)|(<[^>]*>)')
 # Classes that keep their own spans: Generic.* (basic.css makes prompts unselectable), errors, and
 # the background of highlighted lines.
 _KEEP = re.compile(r"g\w*|err|hll")
+
+logger = logging.getLogger(__name__)
 
 
 def looks(css: str) -> dict[str, tuple[str, str]]:
@@ -85,10 +89,8 @@ def merge_site(out: Path) -> tuple[int, int]:
 
 def _build_finished(app: Any, exception: Exception | None) -> None:
     if exception is None and app.builder.format == "html":
-        from sphinx.util import logging
-
         pages, joined = merge_site(Path(app.outdir))
-        logging.getLogger(__name__).info(f"[code_spans] {joined} code spans joined on {pages} pages")
+        logger.info(f"[code_spans] {joined} code spans joined on {pages} pages")
 
 
 def setup(app: Any) -> dict[str, Any]:

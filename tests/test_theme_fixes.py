@@ -47,7 +47,7 @@ def attend(q, k, v, mask=None):  # q: (n, d)
 def _looks_per_character(pre: str) -> list[tuple[str, object]]:
     """Each character of a block's text with the look of the token span it is in (None outside one)."""
     seen = []
-    for m in re.finditer(r'<span class="(\\w+)">([^<]*)</span>|([^<]+)|(<[^>]*>)', pre):
+    for m in spans._PIECE.finditer(pre):  # a token span, text, or another tag
         text = html.unescape(m.group(2) if m.group(1) else (m.group(3) or ""))
         seen += [(c, LOOK.get(m.group(1), m.group(1))) for c in text]
     return seen

@@ -67,7 +67,7 @@
     const shrunk = figures.map(([figure]) =>
       figure.naturalWidth > 0 && figure.getBoundingClientRect().width < figure.naturalWidth - 1);
     figures.forEach(([figure, button], i) => {
-      if (button.hidden === shrunk[i]) button.hidden = !shrunk[i];
+      button.hidden = !shrunk[i];
       figure.classList.toggle("attnbook-zoomable", shrunk[i]);
     });
   }
