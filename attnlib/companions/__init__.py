@@ -3,7 +3,7 @@
 These modules serve one chapter or a few: the worked examples' inputs (``examples``), the toy tasks
 and their training runs (``learning``, ``trainer``, ``lookup``, ``heads``, ``order``, ``stories``,
 ``lm``), the from-scratch pipeline (``scratch``, ``text``, ``recurrence``, ``grads``), and the
-measurements the chapters print (``scaling``, ``cost``, ``report``). They build on the reusable core
+measurements the chapters print (``scaling``, ``cost``, ``report``, and ``head_scores``: what a head does). They build on the reusable core
 in ``attnlib`` (softmax, masks, attention, modules, chunked, positions, decoding, transformer,
 generation); the core never imports them.
 """
