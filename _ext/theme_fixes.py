@@ -13,7 +13,9 @@
   on a phone) opens at full size in a dialog that pans, on a tap or by its button (keyboard too).
 - ``static/theme_fixes.css`` (linked into every page): long inline code and API signatures wrap
   inside the text column instead of widening the page on a phone (390 px); the Exercises page's
-  table becomes one block per exercise there; the fade of a formula that scrolls; the figure dialog.
+  table becomes one block per exercise there; the fade of a formula that scrolls; the figure dialog;
+  in the dark theme, no pale panel around a widget card or an exercise card (the theme paints one
+  behind every widget and HTML output); a formula and its punctuation on one line.
 
 - ``_math_with_punctuation``: an inline formula and the punctuation that touches it (the comma after
   √dₖ, an opening parenthesis before it) are kept on one line; a browser may otherwise break
