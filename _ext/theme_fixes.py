@@ -13,7 +13,13 @@
   on a phone) opens at full size in a dialog that pans, on a tap or by its button (keyboard too).
 - ``static/theme_fixes.css`` (linked into every page): long inline code and API signatures wrap
   inside the text column instead of widening the page on a phone (390 px); the Exercises page's
-  table becomes one block per exercise there; the fade of a formula that scrolls; the figure dialog.
+  table becomes one block per exercise there; the fade of a formula that scrolls; the figure dialog;
+  in the dark theme, no pale panel around a widget card or an exercise card (the theme paints one
+  behind every widget and HTML output); a formula and its punctuation on one line.
+
+- ``_math_with_punctuation``: an inline formula and the punctuation that touches it (the comma after
+  √dₖ, an opening parenthesis before it) are kept on one line; a browser may otherwise break
+  the line between a formula (an atomic box) and the comma after it, which then starts a line.
 
 The theme's template overrides live in ``_templates/`` (accessibility fixes, and the home page's
 browser title written once, not "Attention, step by step — Attention, step by step"). The
@@ -22,6 +28,7 @@ front-end assets the site serves itself are the business of the ``site_assets`` 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +57,23 @@ def _dedupe_scripts(app: Any, pagename: str, templatename: str, context: dict, d
     scripts[:] = unique
 
 
+#: An inline formula as Sphinx writes it, with the punctuation that touches it on either side.
+_MATH_JOIN = re.compile(r'([(\[“‘]?)(<span class="math notranslate nohighlight">[^<]*</span>)([,.;:!?)\]”’…]*)')
+
+
+def _join(m: re.Match[str]) -> str:
+    before, math, after = m.groups()
+    return m.group(0) if not (before or after) else f'<span class="attnbook-nobr">{before}{math}{after}</span>'
+
+
+def _math_with_punctuation(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
+    """Wrap each inline formula with the punctuation that touches it in a span that does not break
+    (theme_fixes.css: ``.attnbook-nobr``), so that no line starts with the comma after a formula."""
+    body = context.get("body")
+    if isinstance(body, str) and "math notranslate" in body:
+        context["body"] = _MATH_JOIN.sub(_join, body)
+
+
 def _default_mode(app: Any, config: Any) -> None:
     """pydata-sphinx-theme writes ``localStorage.mode || default_mode`` into the page and logs a console
     error ("Got invalid theme mode") when both are empty, i.e. on a reader's first visit. Default to
@@ -73,4 +97,5 @@ def setup(app: Any) -> dict[str, Any]:
     app.add_js_file(FIGURE_ZOOM, **{"defer": "defer"})
     # html-page-context stops at the first handler that returns a value: run early
     app.connect("html-page-context", _dedupe_scripts, priority=100)
+    app.connect("html-page-context", _math_with_punctuation, priority=100)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

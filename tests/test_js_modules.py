@@ -241,11 +241,22 @@ def test_header_names_the_shared_helpers_used(path: Path) -> None:
     assert problem is None, f"{path.name}: {problem}"
 
 
-def test_the_trainer_worker_code_uses_no_shared_helper() -> None:
-    # trainer.py also sends trainer_core.js alone into the page's Web Worker, where _dom.js and _common.js
-    # are not loaded: a shared helper used there would work in the page and fail in the worker.
+def test_the_trainer_worker_code_uses_only_the_helpers_sent_to_the_worker() -> None:
+    # trainer.py also sends trainer_core.js into the page's Web Worker, where _dom.js and _common.js are
+    # not loaded: trainer.js puts in front of it only the helpers it names in WORKER_HELPERS (their own
+    # source text). Any other shared helper used there would work in the page and fail in the worker.
     src = (WIDGETS / "trainer_core.js").read_text(encoding="utf-8")
-    assert helpers_used(src, shared_helpers()) == [] and header(src) == []
+    m = re.search(r"^const WORKER_HELPERS = \[([^\]]*)\]", (WIDGETS / "trainer.js").read_text(encoding="utf-8"), re.MULTILINE)
+    assert m is not None, "trainer.js names no WORKER_HELPERS"
+    sent = [x.strip() for x in m.group(1).split(",") if x.strip()]
+    used = helpers_used(src, shared_helpers())
+    assert set(used) <= set(sent) and sorted(header(src)) == sorted(used), (used, sent, header(src))
+    # and what is sent uses no other helper: quotedWords calls quotedWord, both sent
+    helpers_src = (WIDGETS / "_common.js").read_text(encoding="utf-8")
+    for name in sent:
+        body = re.search(rf"^function {name}\(.*?^}}", helpers_src, re.MULTILINE | re.DOTALL)
+        assert body is not None, name
+        assert set(helpers_used(body.group(0).replace(f"function {name}(", "("), shared_helpers())) <= set(sent), name
 
 
 def test_shared_helpers_are_read_from_the_shared_files() -> None:

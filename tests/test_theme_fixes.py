@@ -53,6 +53,24 @@ def _looks_per_character(pre: str) -> list[tuple[str, object]]:
     return seen
 
 
+def test_a_formula_keeps_the_punctuation_that_touches_it() -> None:
+    """Issue 51: the comma after an inline formula started a line on a phone; the formula and the
+    punctuation on either side of it are wrapped in one span that does not break (theme_fixes.css)."""
+    fixes = _ext_module("theme_fixes")
+    math = '<span class="math notranslate nohighlight">\\(\\sqrt{d_k}\\)</span>'
+    body = f"by {math}, make ({math}) and {math} alone; {math}."
+    context = {"body": body}
+    fixes._math_with_punctuation(None, "p", "page.html", context, None)
+    joined = '<span class="attnbook-nobr">'
+    assert context["body"] == (f"by {joined}{math},</span> make {joined}({math})</span> and {math} alone; "
+                               f"{joined}{math}.</span>")
+    css = (fixes.STATIC / fixes.CSS).read_text(encoding="utf-8")
+    assert re.search(r"\.attnbook-nobr\s*\{\s*white-space:\s*nowrap", css)
+    page = {"body": "no formula, here."}
+    fixes._math_with_punctuation(None, "p", "page.html", page, None)
+    assert page["body"] == "no formula, here."
+
+
 def test_names_punctuation_and_spaces_look_alike_and_prompts_keep_their_own():
     assert LOOK["n"] == LOOK["p"] == LOOK["w"]  # the text colour in both themes
     assert LOOK["n"] != LOOK["k"] and LOOK["n"] != LOOK["o"]

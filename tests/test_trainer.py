@@ -5,6 +5,8 @@ trainer run on the chapter's own corpus and initial weights follows the chapter'
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -122,7 +124,7 @@ def test_divergence_stops_and_keeps_the_last_finite_weights() -> None:
 @pytest.mark.parametrize(("settings", "message"), [
     ({"n_train": 0}, "the corpus is empty"),
     ({"senses": [dict(trainer.DEFAULTS["senses"][0], cues=[]), *trainer.DEFAULTS["senses"][1:]]},
-     "the sense bank:river has no sentence"),
+     "the sense 'bank:river' has no sentence"),
     ({"sentences": [{"sense": "bank:river", "text": "the river was quiet"}]}, "needs exactly one ambiguous word"),
     ({"sentences": [{"sense": "bank:river", "text": "the bank by the volcano"}]}, "['volcano']"),
     ({"sentences": [{"sense": "bank:river", "text": "the bat by the river"}]}, "its ambiguous word is 'bat'"),
@@ -142,6 +144,8 @@ def test_divergence_stops_and_keeps_the_last_finite_weights() -> None:
      "'river bank' is not a word"),
     ({"watch": "the river"}, "the watched sentence"),
     ({"colour": "red"}, "unknown setting(s) ['colour']"),
+    ({"lr": float("-1e308")}, "got -1e308"),
+    ({"steps": "9" * 2000}, f"got '{'9' * 20}…' (2000 characters)"),
 ])
 def test_bad_settings_name_the_value(settings: dict, message: str) -> None:
     with pytest.raises(ValueError) as err:
@@ -158,3 +162,41 @@ def test_the_chapters_run_agrees() -> None:
     gap = np.abs(np.array(ours.losses) - np.array(run.losses)).max()
     assert gap < 1e-3, gap
     assert ours.accuracies[-1] == pytest.approx(run.checkpoint(-1).metrics["accuracy"])
+
+
+LONG = "x" * 2000
+
+
+@pytest.mark.parametrize("settings", [
+    {"sentences": [{"sense": "bank:river", "text": f"the bank by the {LONG}"}]},
+    {"sentences": [{"sense": LONG, "text": "the bank"}]},
+    {"watch": f"the bank {LONG}"},
+    {"watch": LONG},
+    {"senses": [dict(trainer.DEFAULTS["senses"][0], cues=[LONG + "1"]), *trainer.DEFAULTS["senses"][1:]]},
+    {"senses": [dict(trainer.DEFAULTS["senses"][0], word=LONG, cues=[LONG]), *trainer.DEFAULTS["senses"][1:]]},
+    {"senses": [dict(trainer.DEFAULTS["senses"][0], sense=LONG, cues=[]), *trainer.DEFAULTS["senses"][1:]]},
+])
+def test_a_pasted_paragraph_is_quoted_short(settings: dict) -> None:
+    """Issue 51: a 2,000-character word is quoted by its first 20 characters and its length, never in full."""
+    with pytest.raises(ValueError) as err:
+        trainer.Trainer(settings)
+    text = str(err.value)
+    assert "x" * 21 not in text and re.search(r"…' \(20\d\d characters\)", text), text[:300]
+    assert len(text) < 300, text[:300]
+
+
+@pytest.mark.parametrize(("x", "digits", "text"), [
+    (1e308, 6, "1e308"), (1e-5, 6, "1e-5"), (0.02, 6, "0.02"), (100.0, 3, "100"), (18.5123, 3, "18.5"),
+    (1234.5, 3, "1.23e3"), (123456789.0, 6, "1.23457e8"), (-0.1, 6, "-0.1"), (float("nan"), 3, "nan"),
+])
+def test_short_number_writes_a_number_as_a_reader_types_it(x: float, digits: int, text: str) -> None:
+    assert trainer.short_number(x, digits) == text
+
+
+def test_a_huge_learning_rate_stops_with_a_message_in_words() -> None:
+    """Issue 51: a learning rate of 1e308 stops at step 1 with neither "nan" nor "1e+308" in its message."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        run = trainer.train({"n_train": 60, "n_test": 20, "steps": 5, "lr": 1e308})
+    assert run.stopped is not None and run.step == 0
+    assert "no longer a finite number" in run.stopped and "learning rate 1e308 is too large" in run.stopped, run.stopped
+    assert "nan" not in run.stopped.lower() and "e+" not in run.stopped

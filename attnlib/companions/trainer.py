@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import require_positive
+from .._validate import quoted_word, quoted_words, require_positive
 from ..generation import Mulberry32
 from .learning import ADAM_BETAS, ADAM_EPS, CUES, FILLERS, MAX_LEN, MIN_LEN, SENSES, VOCAB, words_of
 
@@ -49,10 +49,24 @@ _WORD = re.compile(r"^[a-z']+$")
 
 
 # --- settings ----------------------------------------------------------------------------------------
+def short_number(x: float, digits: int) -> str:
+    """``x`` as ``f"{x:.{digits}g}"`` writes it, its exponent written short (1e308, 1e-5, not 1e+308 or
+    1e-05), as a reader types it; the page's ``shortNumber`` in ``trainer_core.js`` writes the same."""
+    text = f"{x:.{digits}g}"
+    mantissa, _, exponent = text.partition("e")
+    return f"{mantissa}e{int(exponent)}" if exponent else text
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: a string by :func:`quoted_word` (a pasted paragraph shortened),
+    anything else by its repr, cut at 40 characters."""
+    return quoted_word(value) if isinstance(value, str) else f"{value!r:.40}"
+
+
 def _int_in(settings: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
     value = settings[key]
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-        raise ValueError(f"{key} must be a whole number from {lo} to {hi}, got {value!r}")
+        raise ValueError(f"{key} must be a whole number from {lo} to {hi}, got {_shown(value)}")
     return int(value)
 
 
@@ -64,12 +78,13 @@ def _senses(raw: Any) -> list[dict[str, Any]]:
         if not isinstance(item, Mapping) or not {"word", "sense", "cues"} <= set(item):
             raise ValueError(f"each sense needs a word, a sense name and cue words, got {item!r:.80}")
         word, sense = str(item["word"]).strip().lower(), str(item["sense"]).strip().lower()
+        name = quoted_word(f"{word}:{sense}")
         cues = [str(c).strip().lower() for c in item["cues"]]
         for w in (word, sense, *cues):
             if not _WORD.match(w):
-                raise ValueError(f"'{w}' is not a word: use the letters a to z (sense {word}:{sense})")
+                raise ValueError(f"{quoted_word(w)} is not a word: use the letters a to z (sense {name})")
         if f"{word}:{sense}" in seen:
-            raise ValueError(f"the sense {word}:{sense} is listed twice")
+            raise ValueError(f"the sense {name} is listed twice")
         seen.add(f"{word}:{sense}")
         out.append({"word": word, "sense": sense, "cues": list(dict.fromkeys(cues))})
     if len(out) < 2:
@@ -78,7 +93,8 @@ def _senses(raw: Any) -> list[dict[str, Any]]:
     for s in out:
         for c in s["cues"]:
             if c in ambiguous:
-                raise ValueError(f"'{c}' is an ambiguous word and a cue of {s['word']}:{s['sense']}: it cannot be both")
+                name = quoted_word(s["word"] + ":" + s["sense"])
+                raise ValueError(f"{quoted_word(c)} is an ambiguous word and a cue of {name}: it cannot be both")
     return out
 
 
@@ -96,14 +112,15 @@ class Corpus:
 def _encode(text: str, vocab: Mapping[str, int], ambiguous: Sequence[str], what: str) -> tuple[list[int], int]:
     words = words_of(text)  # lower case, .,!?;: removed, as the page does
     if not words or len(words) > MAX_LEN:
-        raise ValueError(f"{what} {text!r} has {len(words)} words: give 1 to {MAX_LEN}")
+        raise ValueError(f"{what} {quoted_word(text)} has {len(words)} words: give 1 to {MAX_LEN}")
     unknown = [w for w in words if w not in vocab]
     if unknown:
-        raise ValueError(f"{what} {text!r} has the unknown word(s) {unknown}: use cue words, ambiguous words "
+        raise ValueError(f"{what} {quoted_word(text)} has the unknown word(s) [{quoted_words(unknown)}]: use cue words, ambiguous words "
                          "or the filler words")
     amb = [i for i, w in enumerate(words) if w in ambiguous]
     if len(amb) != 1:
-        raise ValueError(f"{what} {text!r} needs exactly one ambiguous word ({' or '.join(ambiguous)}), got {len(amb)}")
+        raise ValueError(f"{what} {quoted_word(text)} needs exactly one ambiguous word ({quoted_words(list(ambiguous)).replace(', ', ' or ')}), "
+                         f"got {len(amb)}")
     return [vocab[w] for w in words], amb[0]
 
 
@@ -118,11 +135,11 @@ def check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     out = {"senses": _senses(s["senses"]), **{k: _int_in(s, k, *LIMITS[k]) for k in LIMITS}}
     lr = s["lr"]
     if isinstance(lr, (int, float)) and not isinstance(lr, bool) and not (math.isfinite(lr) and lr > 0):
-        raise ValueError(f"the learning rate must be a finite number > 0, got {lr}")
+        raise ValueError(f"the learning rate must be a finite number > 0, got {short_number(lr, 6)}")
     out["lr"] = require_positive(lr, "lr")
     wd = s["weight_decay"]
     if isinstance(wd, bool) or not isinstance(wd, (int, float)) or not 0 <= wd < 10:
-        raise ValueError(f"weight_decay must be a number in [0, 10), got {wd!r}")
+        raise ValueError(f"weight_decay must be a number in [0, 10), got {_shown(wd)}")
     out["weight_decay"] = float(wd)
     out["seed"] = _int_in(s, "seed", 0, 2**32 - 1)
     raw = s["sentences"]
@@ -191,14 +208,16 @@ def make_corpus(settings: Mapping[str, Any]) -> Corpus:
     own = []
     for r in s["sentences"]:
         if r["sense"] not in names:
-            raise ValueError(f"your sentence {r['text']!r} has the sense {r['sense']!r}; the senses are {names}")
+            raise ValueError(f"your sentence {quoted_word(r['text'])} has the sense {quoted_word(r['sense'])}; "
+                             f"the senses are {quoted_words(names)}")
         ids, q = _encode(r["text"], index, ambiguous, "your sentence")
         if vocab[ids[q]] != r["sense"].split(":")[0]:
-            raise ValueError(f"your sentence {r['text']!r} is labelled {r['sense']} but its ambiguous word is '{vocab[ids[q]]}'")
+            raise ValueError(f"your sentence {quoted_word(r['text'])} is labelled {quoted_word(r['sense'])} but its ambiguous "
+                             f"word is {quoted_word(vocab[ids[q]])}")
         own.append((ids, q, names.index(r["sense"])))
     for i, x in enumerate(senses):
         if not x["cues"] and not any(y == i for _, _, y in own):
-            raise ValueError(f"the sense {names[i]} has no sentence: give it a cue word or a sentence of your own")
+            raise ValueError(f"the sense {quoted_word(names[i])} has no sentence: give it a cue word or a sentence of your own")
     if s["n_train"] == 0 and not own:
         raise ValueError("the corpus is empty: ask for at least one training sentence or type one of your own")
     draw = Mulberry32(s["seed"])
@@ -331,9 +350,10 @@ class Trainer:
         """Loss, gradients, held-out accuracy and the watched row at the current weights; False if diverged."""
         f = forward(self.weights, self.corpus.train)
         if not math.isfinite(f["loss"]) or (self.losses and f["loss"] > DIVERGED * self.losses[0]):
-            self.stopped = (f"the loss diverged at step {len(self.losses)} ({f['loss']:.3g}, from {self.losses[0]:.3g} "
-                            f"at step 0): the learning rate {self.settings['lr']:g} is too large. The weights of step "
-                            f"{len(self.losses) - 1} are kept")
+            now = short_number(f["loss"], 3) if math.isfinite(f["loss"]) else "no longer a finite number"
+            self.stopped = (f"the loss diverged at step {len(self.losses)} ({now}, from {short_number(self.losses[0], 3)} "
+                            f"at step 0): the learning rate {short_number(self.settings['lr'], 6)} is too large. The weights "
+                            f"of step {len(self.losses) - 1} are kept")
             return False
         self.losses.append(f["loss"])
         test = forward(self.weights, self.corpus.test)

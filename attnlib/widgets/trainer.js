@@ -6,7 +6,7 @@
 // The loss, the held-out accuracy and the watched sentence's attention row are drawn as it learns;
 // Stop and Continue pause and resume; afterwards a typed sentence gets its sense and its attention row.
 // The fields are kept in localStorage, so they survive a reload; Reset restores the chapter's run.
-// Shared helpers (from _dom.js and _common.js): h, PALETTE, clamp, fmt, s, nextId, card, barChart, save
+// Shared helpers (from _dom.js and _common.js): h, PALETTE, clamp, fmt, s, nextId, card, barChart, save, quotedWord, quotedWords
 
 const STORE_KEY = "attnbook:train-it-yourself:v1";
 const SLICE_MS = 12; // without a worker: train for at most about this long, then let the page draw and answer input
@@ -38,13 +38,15 @@ onmessage = (e) => {
   } else if (m.type === "stop") stopAsked = true;
   else if (m.type === "continue") { stopAsked = false; slice(); }
 };`;
+// The shared helpers trainer_core.js uses, put in front of it in the worker (their own source text).
+const WORKER_HELPERS = [quotedWord, quotedWords].map(String).join("\n");
 let workerUrl = null;
 
 // A worker made from this module's own text (a Blob URL: nothing is fetched), or null where the page
 // may not start one; then the page trains in slices itself.
 function newWorker() {
   try {
-    if (!workerUrl) workerUrl = URL.createObjectURL(new Blob([TRAINER_CORE_SOURCE, WORKER_MAIN], { type: "text/javascript" }));
+    if (!workerUrl) workerUrl = URL.createObjectURL(new Blob([WORKER_HELPERS, "\n", TRAINER_CORE_SOURCE, WORKER_MAIN], { type: "text/javascript" }));
     return new Worker(workerUrl);
   } catch (err) {
     return null;
@@ -64,7 +66,7 @@ function fieldsOf(st) {
 
 function wholeIn(text, key, lo, hi) {
   const v = Number(String(text).trim());
-  if (String(text).trim() === "" || !Number.isInteger(v) || v < lo || v > hi) throw new Error(`${key} must be a whole number from ${lo} to ${hi}, got '${text}'`);
+  if (String(text).trim() === "" || !Number.isInteger(v) || v < lo || v > hi) throw new Error(`${key} must be a whole number from ${lo} to ${hi}, got ${quotedWord(String(text))}`);
   return v;
 }
 
@@ -74,31 +76,32 @@ function parseFields(f, limits) {
   f.senses.split("\n").forEach((line, i) => {
     if (!line.trim()) return;
     const m = line.match(/^\s*(\S+)\s+(\S+)\s*:(.*)$/);
-    if (!m) throw new Error(`line ${i + 1} of the senses, '${line.trim()}', must read 'word sense: cue cue ...'`);
+    if (!m) throw new Error(`line ${i + 1} of the senses, ${quotedWord(line.trim())}, must read 'word sense: cue cue ...'`);
     const word = m[1].toLowerCase(), sense = m[2].toLowerCase();
     const cues = [...new Set(m[3].toLowerCase().split(/[\s,]+/).filter((c) => c))];
-    for (const w of [word, sense, ...cues]) if (!/^[a-z']+$/.test(w)) throw new Error(`'${w}' is not a word: use the letters a to z (sense ${word}:${sense})`);
-    if (seen.has(`${word}:${sense}`)) throw new Error(`the sense ${word}:${sense} is listed twice`);
+    const name = quotedWord(`${word}:${sense}`);
+    for (const w of [word, sense, ...cues]) if (!/^[a-z']+$/.test(w)) throw new Error(`${quotedWord(w)} is not a word: use the letters a to z (sense ${name})`);
+    if (seen.has(`${word}:${sense}`)) throw new Error(`the sense ${name} is listed twice`);
     seen.add(`${word}:${sense}`);
     senses.push({ word, sense, cues });
   });
   if (senses.length < 2) throw new Error(`give at least two senses to tell apart, got ${senses.length}`);
   const ambiguous = new Set(senses.map((x) => x.word));
-  for (const x of senses) for (const c of x.cues) if (ambiguous.has(c)) throw new Error(`'${c}' is an ambiguous word and a cue of ${x.word}:${x.sense}: it cannot be both`);
+  for (const x of senses) for (const c of x.cues) if (ambiguous.has(c)) throw new Error(`${quotedWord(c)} is an ambiguous word and a cue of ${quotedWord(`${x.word}:${x.sense}`)}: it cannot be both`);
   const sentences = [];
   f.sentences.split("\n").forEach((line, i) => {
     if (!line.trim()) return;
     const bar = line.indexOf("|");
-    if (bar < 0) throw new Error(`line ${i + 1} of your sentences, '${line.trim()}', must read 'word:sense | the sentence'`);
+    if (bar < 0) throw new Error(`line ${i + 1} of your sentences, ${quotedWord(line.trim())}, must read 'word:sense | the sentence'`);
     sentences.push({ sense: line.slice(0, bar).trim().toLowerCase(), text: line.slice(bar + 1).trim() });
   });
   const st = { senses, sentences, watch: f.watch };
   for (const k of ["n_train", "n_test", "d_model", "steps"]) st[k] = wholeIn(f[k], k, ...limits[k]);
-  const lr = Number(String(f.lr).trim());
-  if (String(f.lr).trim() === "" || !(Number.isFinite(lr) && lr > 0)) throw new Error(`the learning rate must be a finite number > 0, got ${String(f.lr).trim() === "" ? "nothing" : f.lr}`);
+  const lrText = String(f.lr).trim(), lr = Number(lrText);
+  if (lrText === "" || !(Number.isFinite(lr) && lr > 0)) throw new Error(`the learning rate must be a finite number > 0, got ${lrText === "" ? "nothing" : Number.isFinite(lr) ? shortNumber(lr, 6) : quotedWord(lrText)}`);
   st.lr = lr;
   const wd = Number(String(f.weight_decay).trim());
-  if (String(f.weight_decay).trim() === "" || !(wd >= 0 && wd < 10)) throw new Error(`weight_decay must be a number in [0, 10), got '${f.weight_decay}'`);
+  if (String(f.weight_decay).trim() === "" || !(wd >= 0 && wd < 10)) throw new Error(`weight_decay must be a number in [0, 10), got ${quotedWord(String(f.weight_decay))}`);
   st.weight_decay = wd;
   st.seed = wholeIn(f.seed, "seed", 0, 4294967295);
   return st;
@@ -115,7 +118,7 @@ function lineChart({ title, name, width = 320, height = 160, ymax = null }) {
   const top = s("text", { x: pad.l - 3, y: pad.t + 8, "text-anchor": "end", class: "attnw-barlab" });
   const zero = s("text", { x: pad.l - 3, y: pad.t + plotH, "text-anchor": "end", class: "attnw-barlab", text: "0" });
   const right = s("text", { x: pad.l + plotW, y: height - 6, "text-anchor": "end", class: "attnw-barlab" });
-  const lines = [s("polyline", { fill: "none", stroke: PALETTE.blue, "stroke-width": 2 }), s("polyline", { fill: "none", stroke: PALETTE.red, "stroke-width": 2, "stroke-dasharray": "5 3" })];
+  const lines = [s("polyline", { fill: "none", stroke: PALETTE.blue, "stroke-width": 2, class: "attnw-series" }), s("polyline", { fill: "none", stroke: PALETTE.red, "stroke-width": 2, "stroke-dasharray": "5 3" })];
   svg.append(top, zero, right, s("text", { x: pad.l, y: height - 6, class: "attnw-barlab", text: "step 0" }), ...lines);
   return {
     el: svg,
@@ -162,6 +165,7 @@ function buildParts() {
     progress: h("progress", { "data-name": "progress", max: "1", value: "0", "aria-label": "training progress" }),
     stepText: h("span", { class: "attnw-num", "data-name": "step", text: "–" }),
     message: h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" }),
+    restored: h("p", { class: "attnw-desc attnw-restored", "data-name": "restored", hidden: "" }),
     lossChart: lineChart({ title: "training loss", name: "loss-curve" }),
     accChart: lineChart({ title: "held-out accuracy", name: "accuracy-curve", ymax: 1 }),
     rowHolder: h("figure", { class: "attnw-panel" }),
@@ -179,7 +183,7 @@ function layOut(v) {
     h("div", { class: "attnw-controls" }, [f.n_train.el, f.n_test.el, f.d_model.el, f.lr.el, f.weight_decay.el, f.steps.el, f.seed.el]),
     h("div", { class: "attnw-controls attnw-grow" }, [f.watch.el]),
     h("div", { class: "attnw-controls attnw-buttons" }, [v.train, v.stop, v.cont, v.reset, h("span", { class: "attnw-stat" }, [v.progress, " step ", v.stepText])]),
-    v.message,
+    v.message, v.restored,
     h("div", { class: "attnw-panels" }, [h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "training loss" }), v.lossChart.el]),
       h("figure", { class: "attnw-panel" }, [h("figcaption", { text: "held-out accuracy" }), v.accChart.el]), v.rowHolder]),
     h("div", { class: "attnw-controls attnw-grow" }, [v.ask.el]), v.answer, v.askRow,
@@ -304,6 +308,7 @@ function resetAll(v) {
   writeFields(v, fieldsOf(v.defaults));
   save(v.model, { settings: v.defaults });
   v.rowHolder.replaceChildren(); v.askRow.replaceChildren(); v.answer.textContent = "";
+  v.restored.hidden = true;
   say(v, "The chapter's settings are back. Press Train.", true);
   setState(v, "idle");
 }
@@ -325,13 +330,26 @@ function wire(v) {
 }
 
 // The fields from the synced settings, then from the ones the reader left (localStorage); the ask box.
+// True when the stored fields changed any of them.
 function restoreFields(v) {
   const { model, f } = v;
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(STORE_KEY) || "null"); } catch (e) { saved = null; }
   writeFields(v, fieldsOf(model.get("settings")));
+  const before = JSON.stringify(readFields(v));
   if (saved && typeof saved === "object") writeFields(v, Object.fromEntries(Object.entries(saved).filter(([k, x]) => f[k] && typeof x === "string")));
   v.ask.input.value = model.get("ask") || "";
+  return JSON.stringify(readFields(v)) !== before;
+}
+
+// The first message: the chapter's run to train, or the settings this browser kept from a last visit
+// (said under the message until Reset), with what is wrong with them, if anything.
+function greet(v, restored) {
+  v.restored.hidden = !restored;
+  if (!restored) { say(v, "Press Train: the chapter's run, trained in this page.", true); setState(v, "idle"); return; }
+  v.restored.textContent = "These are the settings you left here last time, kept by this browser: press Reset to go back to the chapter's.";
+  try { parseFields(readFields(v), v.limits); say(v, "Your settings from last time are back. Press Train.", true); setState(v, "idle"); }
+  catch (err) { say(v, `Your settings from last time are back, and one is not right: ${err.message}. Change it, or press Reset.`); setState(v, "error"); }
 }
 
 function render({ model, el }) {
@@ -347,9 +365,7 @@ function render({ model, el }) {
   layOut(v);
   el.append(root);
   wire(v);
-  restoreFields(v);
-  say(v, "Press Train: the chapter's run, trained in this page.", true);
-  setState(v, "idle");
+  greet(v, restoreFields(v));
   root.trainer = () => v.trainer; // read by the book's own checks of this page
   const onSettings = () => { if (!v.running) { writeFields(v, fieldsOf(model.get("settings"))); store(v); } };
   model.on("change:settings", onSettings);

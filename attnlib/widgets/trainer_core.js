@@ -1,8 +1,8 @@
 // The training of "Train it yourself", line for line as attnlib/companions/trainer.py computes it in float64:
 // the Mulberry32 corpus and initial weights, the forward pass read at the ambiguous word, the chapter's
 // hand-derived gradients, and Adam with decoupled weight decay. No DOM here: trainer.js draws it.
-// Shared helpers (from _dom.js and _common.js): none
-// (none, and none may be added: the page's Web Worker runs this file alone, without those two files)
+// Shared helpers (from _dom.js and _common.js): quotedWord, quotedWords
+// (only these two, which trainer.js puts in front of this file in the page's Web Worker: WORKER_HELPERS)
 
 const TRAIN_MAX_LEN = 8, TRAIN_MIN_LEN = 4, HELD_OUT = 0.25, DIVERGED = 10, WEIGHT_STREAM = 0x9e3779b9;
 const ADAM_B1 = 0.9, ADAM_B2 = 0.999, ADAM_EPS = 1e-8;
@@ -20,6 +20,15 @@ function mulberry32(seed) {
   };
 }
 
+// attnlib.companions.trainer.short_number: x as Python's f"{x:.{digits}g}" writes it, its exponent
+// written short (1e308, 1e-5, not 1e+308 or 1e-05), as a reader types it.
+function shortNumber(x, digits) {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
+  const [mantissa, exp] = x.toExponential(digits - 1).split("e");
+  const e = Number(exp), bare = (t) => (t.includes(".") ? t.replace(/\.?0+$/, "") : t);
+  return e < -4 || e >= digits ? `${bare(mantissa)}e${e}` : bare(x.toFixed(digits - 1 - e));
+}
+
 function trainWords(text) {
   return text.toLowerCase().replace(/[.,!?;:]/g, " ").split(/\s+/).filter((w) => w.length > 0);
 }
@@ -27,12 +36,12 @@ function trainWords(text) {
 // attnlib.companions.trainer._encode: word ids and the ambiguous word's position, or an error naming the sentence.
 function encodeSentence(text, index, ambiguous, what) {
   const words = trainWords(text);
-  if (words.length === 0 || words.length > TRAIN_MAX_LEN) throw new Error(`${what} '${text}' has ${words.length} words: give 1 to ${TRAIN_MAX_LEN}`);
+  if (words.length === 0 || words.length > TRAIN_MAX_LEN) throw new Error(`${what} ${quotedWord(text)} has ${words.length} words: give 1 to ${TRAIN_MAX_LEN}`);
   const unknown = words.filter((w) => !index.has(w));
-  if (unknown.length) throw new Error(`${what} '${text}' has the unknown word(s) [${unknown.map((w) => `'${w}'`).join(", ")}]: use cue words, ambiguous words or the filler words`);
+  if (unknown.length) throw new Error(`${what} ${quotedWord(text)} has the unknown word(s) [${quotedWords(unknown)}]: use cue words, ambiguous words or the filler words`);
   const amb = [];
   words.forEach((w, i) => { if (ambiguous.includes(w)) amb.push(i); });
-  if (amb.length !== 1) throw new Error(`${what} '${text}' needs exactly one ambiguous word (${ambiguous.join(" or ")}), got ${amb.length}`);
+  if (amb.length !== 1) throw new Error(`${what} ${quotedWord(text)} needs exactly one ambiguous word (${quotedWords(ambiguous).replaceAll(", ", " or ")}), got ${amb.length}`);
   return { ids: words.map((w) => index.get(w)), q: amb[0] };
 }
 
@@ -76,13 +85,13 @@ function makeCorpus(st, fillers) {
   const index = new Map(vocab.map((w, i) => [w, i]));
   const ambiguous = [...new Set(senses.map((x) => x.word))];
   const own = st.sentences.map((r) => {
-    if (!names.includes(r.sense)) throw new Error(`your sentence '${r.text}' has the sense '${r.sense}'; the senses are ${names.join(", ")}`);
+    if (!names.includes(r.sense)) throw new Error(`your sentence ${quotedWord(r.text)} has the sense ${quotedWord(r.sense)}; the senses are ${quotedWords(names)}`);
     const e = encodeSentence(r.text, index, ambiguous, "your sentence");
-    if (vocab[e.ids[e.q]] !== r.sense.split(":")[0]) throw new Error(`your sentence '${r.text}' is labelled ${r.sense} but its ambiguous word is '${vocab[e.ids[e.q]]}'`);
+    if (vocab[e.ids[e.q]] !== r.sense.split(":")[0]) throw new Error(`your sentence ${quotedWord(r.text)} is labelled ${quotedWord(r.sense)} but its ambiguous word is ${quotedWord(vocab[e.ids[e.q]])}`);
     return { ids: e.ids, q: e.q, y: names.indexOf(r.sense) };
   });
   senses.forEach((sense, i) => {
-    if (!sense.cues.length && !own.some((o) => o.y === i)) throw new Error(`the sense ${names[i]} has no sentence: give it a cue word or a sentence of your own`);
+    if (!sense.cues.length && !own.some((o) => o.y === i)) throw new Error(`the sense ${quotedWord(names[i])} has no sentence: give it a cue word or a sentence of your own`);
   });
   if (st.n_train === 0 && own.length === 0) throw new Error("the corpus is empty: ask for at least one training sentence or type one of your own");
   const draw = mulberry32(st.seed);
@@ -200,7 +209,8 @@ function measure(t) {
   for (const sent of corpus.train) { loss += forwardOne(w, d, S, sent, buf, cache); backwardOne(w, d, S, N, sent, buf, g); }
   loss = loss / N;
   if (!Number.isFinite(loss) || (t.losses.length && loss > DIVERGED * t.losses[0])) {
-    t.stopped = `the loss diverged at step ${t.losses.length} (${loss.toPrecision(3)}, from ${t.losses[0].toPrecision(3)} at step 0): the learning rate ${t.settings.lr} is too large. The weights of step ${t.losses.length - 1} are kept`;
+    const now = Number.isFinite(loss) ? shortNumber(loss, 3) : "no longer a finite number";
+    t.stopped = `the loss diverged at step ${t.losses.length} (${now}, from ${shortNumber(t.losses[0], 3)} at step 0): the learning rate ${shortNumber(t.settings.lr, 6)} is too large. The weights of step ${t.losses.length - 1} are kept`;
     return false;
   }
   t.losses.push(loss);

@@ -5,7 +5,7 @@
 // Python reference: attnlib.widgets.writer.WriteWithModel.numbers (attnlib.generation.generate on the
 // same weights). `candidates` and `choose` follow attnlib.generation line for line; the random numbers
 // are mulberry32's (uniformAt in _common.js is attnlib.generation.Mulberry32).
-// Shared helpers (from _dom.js and _common.js): h, requireSeed, pyRepr, quotedWords, uniformAt, clamp, softmax, fmt, nextId, card, rangeControl, redrawOn, save
+// Shared helpers (from _dom.js and _common.js): h, requireSeed, pyRepr, quotedWord, quotedWords, uniformAt, clamp, softmax, fmt, nextId, card, rangeControl, redrawOn, save
 
 // --- the weights ---------------------------------------------------------------------------------
 // The stored weights, by name: Float64Array copies of the float32 numbers (exact), in torch's layout.
@@ -255,7 +255,8 @@ function buildPrompt(root, m) {
   return { input, clear, vocab };
 }
 
-// The rule (temperature, top-k, top-p) and the seed box with its note.
+// The rule (temperature, top-k, top-p) with the note on why top-k and top-p are off at greedy, and the
+// seed box with its note.
 function buildRule(root, m) {
   const temperature = rangeControl({
     label: "temperature", name: "temperature", min: 0, max: Math.round(10 * 3), value: 0,
@@ -270,11 +271,14 @@ function buildRule(root, m) {
     format: (p) => (p >= 20 ? "every word" : `p = ${(p / 20).toFixed(2)}`),
   });
   const seedId = nextId("seed");
-  const seed = h("input", { type: "number", id: seedId, min: 0, max: 4294967295, step: 1, "data-name": "seed", class: "attnw-number" });
+  const seed = h("input", { type: "text", inputmode: "numeric", id: seedId, "data-name": "seed", class: "attnw-number", autocomplete: "off", spellcheck: "false" });
   const seedNote = h("span", { class: "attnw-note", role: "status", "aria-live": "polite", "data-name": "seed-note" });
   const seedRow = h("div", { class: "attnw-control" }, [h("label", { for: seedId, class: "attnw-label", text: "seed" }), seed, seedNote]);
-  root.append(h("div", { class: "attnw-controls" }, [temperature.row, topK.row, topP.row, seedRow]));
-  return { temperature, topK, topP, seed, seedNote };
+  const ruleNote = h("p", { class: "attnw-hint attnw-rule-note", id: nextId("rule-note"), "data-name": "rule-note",
+    text: "top-k and top-p are off at temperature 0: greedy always takes the most likely word. Raise the temperature to sample, and they choose which words it samples from." });
+  for (const c of [topK, topP]) c.input.setAttribute("aria-describedby", ruleNote.id);
+  root.append(h("div", { class: "attnw-controls" }, [temperature.row, topK.row, topP.row, ruleNote, seedRow]));
+  return { temperature, topK, topP, ruleNote, seed, seedNote };
 }
 
 // The buttons: next word, write to the end, start again.
@@ -328,6 +332,7 @@ function showControls(v, state) {
   setSlider(v.topK, model.get("top_k"), null);
   setSlider(v.topP, Math.round(20 * p), p < 1 && !onGrid(p, 20) ? `p = ${Number(p.toFixed(4))}` : null);
   for (const c of [v.topK, v.topP]) c.input.disabled = !(t > 0);
+  v.ruleNote.hidden = t > 0;
   if (document.activeElement !== v.seed) v.seed.value = String(model.get("seed"));
   if (v.input.value !== model.get("prompt")) v.input.value = model.get("prompt");
   v.next.disabled = state.done;
@@ -366,7 +371,7 @@ function showAttentionRow(v, r, context) {
   const spans = context.map((w, j) => {
     const span = wordSpan(w, "attnw-cell", `row-${j}`);
     const weight = r.row[j];
-    span.style.backgroundColor = `rgba(230, 159, 0, ${Math.min(1, weight).toFixed(3)})`;
+    span.style.setProperty("--w", Math.min(1, weight).toFixed(3)); // writer.css shades the word by it, for the theme
     span.title = `${w}: ${fmt(weight, 3)}`;
     span.dataset.weight = fmt(weight, 3);
     return span;
@@ -465,13 +470,17 @@ function draw(v) {
 }
 
 // The seed a reader typed: a value outside [0, 2^32) or between whole numbers is moved to the nearest
-// seed, and the note says so; an empty box keeps the seed. The box then shows the seed in use.
+// seed; an empty box, or one that holds no number, keeps the seed; the note says which. The box then
+// shows the seed in use.
 function takeSeed(v) {
   const { model, seed } = v;
   const typed = seed.value.trim(), now = model.get("seed");
-  const x = typed === "" ? now : Number(typed);
+  const x = typed === "" ? NaN : Number(typed);
   const use = Number.isFinite(x) ? clamp(Math.round(x), 0, 4294967295) : now;
-  v.seedNote.textContent = typed === "" || use === x ? "" : `${typed.length > 24 ? typed.slice(0, 20) + "…" : typed} is not a seed (a whole number from 0 to 4294967295): using ${use}`;
+  const rule = "a whole number from 0 to 4294967295";
+  v.seedNote.textContent = typed === "" ? `the seed box is empty (a seed is ${rule}): still using ${now}`
+    : !Number.isFinite(x) ? `${quotedWord(typed)} is not a number (a seed is ${rule}): still using ${now}`
+      : use === x ? "" : `${quotedWord(typed)} is not a seed (${rule}): using ${use}`;
   seed.value = String(use);
   if (use !== now) save(model, { seed: use });
 }

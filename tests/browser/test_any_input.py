@@ -1,7 +1,9 @@
 """Pages that survive any input, on the built site with every other host blocked: a long unknown word
 is shortened in the writer's and the ask widget's message; the writer's seed box shows the seed in
-use; and the widget and exercise cards read right in both themes (a card's native controls are drawn
-for its own background). That every control of every widget takes long, empty, Unicode and
+use and says when it keeps it (an empty box, text); greedy says why top-k and top-p are off; and the
+widget and exercise cards read right in both themes (a card's native controls are drawn for its own
+background; no pale frame around a card in the dark theme; the writer's strip and the trainer's
+charts dark on a dark page). That every control of every widget takes long, empty, Unicode and
 out-of-range values is checked on test_widgets.py's load of each widget page.
 """
 
@@ -9,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from attnlib._validate import quoted_word
+from bookdev import trainer_driver as td
 from bookdev import widgets as wd
 from bookdev.site import PHONE, THEMES, set_theme
 
@@ -54,7 +58,8 @@ def test_a_long_unknown_word_is_shortened_in_the_ask_widget(offline_page, site_u
 
 
 #: What a reader types into the writer's seed box, and the seed the writer then uses.
-SEEDS = [("-5", 0), ("1e12", 4294967295), ("2.7", 3), ("4294967296", 4294967295), ("17", 17)]
+SEEDS = [("-5", 0), ("1e12", 4294967295), ("2.7", 3), ("4294967296", 4294967295), ("17", 17), ("", 17), ("abc", 17),
+         ("x" * 2000, 17)]
 
 
 def test_the_seed_box_shows_the_seed_in_use(offline_page, site_url) -> None:  # noqa: ANN001
@@ -69,10 +74,30 @@ def test_the_seed_box_shows_the_seed_in_use(offline_page, site_url) -> None:  # 
         assert box == str(used), f"typed {typed}: the box shows {box}, the seed in use is {used}"
         assert (note == "") == (typed == str(used)), (typed, note)
         if note:
-            assert note.endswith(f"using {used}"), (typed, note)
+            assert note.endswith(f"using {used}") and len(note) < 160, (typed, note)
+        if typed and not typed.strip("-0123456789.e"):
+            assert "not a seed" in note or not note, (typed, note)
+        else:  # an empty box, or text: the note says the seed is kept (issue 51: it kept it silently)
+            assert note.startswith("the seed box is empty" if typed == "" else f"{quoted_word(typed)} is not a number"), (typed, note)
         xd.press(w, "restart")
         xd.press(w, "next", 3)
         assert xd.result(w)["new"] == xd.twin(w, seed=used, steps=3).numbers()["new"], typed
+
+
+def test_greedy_says_why_top_k_and_top_p_are_off(offline_page, site_url) -> None:  # noqa: ANN001
+    """Issue 51: at temperature 0 (greedy) the top-k and top-p sliders were greyed out with no word why."""
+    page, log = offline_page
+    w = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
+    for t in (0.0, 1.0, 0.0):
+        xd.set_controls(w, temperature=t)
+        off, note, described, shown = w.page.evaluate(f"""() => {{ const r = {w.root};
+          const k = r.querySelector('input[data-name="top_k"]'), p = r.querySelector('input[data-name="top_p"]');
+          const n = r.querySelector('[data-name="rule-note"]');
+          return [[k.disabled, p.disabled], n.textContent, [k, p].map((e) => e.getAttribute('aria-describedby') === n.id),
+                  !n.hidden && n.getBoundingClientRect().height > 0]; }}""")
+        assert off == [t == 0, t == 0] and shown == (t == 0), (t, off, shown)
+        assert described == [True, True] and "temperature" in note and "greedy" in note, note
+    assert log.page_errors == []
 
 
 def _radio_and_card(page) -> list:  # noqa: ANN001
@@ -101,3 +126,109 @@ def test_exercise_cards_and_their_radio_buttons_read_right_in_both_themes(open_p
         centre, card = _radio_and_card(page)
         assert (card > 128) == (theme == "light"), f"{theme}: the card's background is {card:.0f} of 255"
         assert abs(centre - card) < 60, f"{theme}: an unchecked radio button's inside is {centre:.0f}, its card {card:.0f}"
+
+
+# --- cards that follow the theme (issue 51 §2) -----------------------------------------------------------
+# Every widget card and exercise card, and what lies between it and its cell's output box: the boxes
+# that are painted (a background that is not transparent) or padded, and the card's width.
+_FRAMES = """() => [...document.querySelectorAll('.attnw, .attnex')].map((card) => {
+  const frames = [];
+  for (let p = card.parentElement; p && !p.classList.contains('cell_output'); p = p.parentElement) {
+    const cs = getComputedStyle(p);
+    const painted = !/^(transparent|rgba\\(0, 0, 0, 0\\))$/.test(cs.backgroundColor);
+    if (painted || parseFloat(cs.paddingLeft) > 0) frames.push(`${p.tagName.toLowerCase()}.${[...p.classList].join('.')} ${cs.backgroundColor} padding ${cs.paddingLeft}`);
+  }
+  return { card: card.classList.contains('attnw') ? 'widget' : 'exercise', width: card.getBoundingClientRect().width, frames };
+})"""
+
+
+def _lum(rgb: list[float]) -> float:
+    """The relative luminance of an sRGB colour (0-255 channels), as WCAG defines it."""
+    lin = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: list[float], b: list[float]) -> float:
+    hi, lo = sorted((_lum(a), _lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _over(top: list[float], under: list[float]) -> list[float]:
+    """``top`` (r, g, b, alpha) painted over the opaque ``under``."""
+    a = top[3] if len(top) > 3 else 1.0
+    return [a * t + (1 - a) * u for t, u in zip(top[:3], under[:3], strict=True)]
+
+
+_RGBA = "const rgba = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return m.length === 3 ? [...m, 1] : m; };"
+# The writer's attention strip: its ground, its card's, and each word's shade and ink, as the page computes them.
+_STRIP = f"""() => {{ {_RGBA}
+  const strip = document.querySelector('.attnw-writer .attnw-strip');
+  return {{ bg: rgba(getComputedStyle(strip).backgroundColor), card: rgba(getComputedStyle(strip.closest('.attnw')).backgroundColor),
+    cells: [...strip.querySelectorAll('.attnw-cell')].map((c) => ({{ weight: Number(c.dataset.weight),
+      bg: rgba(getComputedStyle(c).backgroundColor), ink: rgba(getComputedStyle(c).color) }})),
+    probes: [0, 0.25, 0.5, 0.75, 1].map((w) => {{ const c = strip.querySelector('.attnw-cell').cloneNode(true);
+      c.style.setProperty('--w', String(w)); strip.append(c);
+      const out = {{ weight: w, bg: rgba(getComputedStyle(c).backgroundColor), ink: rgba(getComputedStyle(c).color) }};
+      c.remove(); return out; }}) }}; }}"""
+# The trainer's charts: each one's panel, axis, label and curve (or first bar), and their card's ground.
+_CHARTS = f"""() => {{ {_RGBA}
+  const card = document.querySelector('.attnw-trainer');
+  return {{ card: rgba(getComputedStyle(card).backgroundColor), charts: [...card.querySelectorAll('.attnw-chart')].map((svg) => {{
+    const curve = svg.querySelector('polyline.attnw-series'), bar = svg.querySelector('rect');
+    return {{ name: svg.dataset.name, bg: rgba(getComputedStyle(svg).backgroundColor),
+      axis: rgba(getComputedStyle(svg.querySelector('line')).stroke), label: rgba(getComputedStyle(svg.querySelector('.attnw-barlab')).fill),
+      mark: rgba(curve ? getComputedStyle(curve).stroke : getComputedStyle(bar).fill) }}; }}) }}; }}"""
+
+
+@pytest.mark.parametrize("chapter", ["book/17_learning.html", "book/19_a_model_that_writes.html"])
+def test_cards_sit_on_the_page_in_both_themes(open_page, chapter: str) -> None:  # noqa: ANN001
+    """No pale frame around a card in the dark theme (the theme's dark panel on widget areas and HTML
+    outputs: rgb(206, 214, 221), 8 px of it, before issue 51), so a card is as wide in dark as in light,
+    at a desktop's width and a phone's."""
+    page, log = open_page(chapter)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        seen = {}
+        for theme in THEMES:
+            set_theme(page, theme)
+            cards = page.evaluate(_FRAMES)
+            assert {c["card"] for c in cards} == {"widget", "exercise"}, (chapter, cards)
+            framed = [c for c in cards if c["frames"]]
+            assert not framed, f"{chapter} at {width} px, {theme}: cards framed by {framed[0]['frames']}"
+            seen[theme] = [round(c["width"]) for c in cards]
+        assert seen["dark"] == seen["light"], f"{chapter} at {width} px: card widths {seen}"
+    assert log.page_errors == []
+
+
+def test_the_writers_strip_and_the_trainers_charts_follow_the_theme(offline_page, site_url) -> None:  # noqa: ANN001
+    """In the dark theme the attention strip and the charts are dark like their card (they were white
+    panels), in the light theme light; a word of the strip of any weight keeps 4.5:1 against its shade, and the
+    charts' axes, labels and curve 3:1 against their panel."""
+    page, log = offline_page
+    writer = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
+    xd.set_controls(writer, prompt="<s> pia has a", temperature=1.0, seed=3)
+    xd.press(writer, "next", 4)
+    strips = {}
+    for theme in THEMES:
+        set_theme(page, theme)
+        strips[theme] = page.evaluate(_STRIP)
+    td.train(td.find(page, site_url), {"n_train": 60, "n_test": 20, "steps": 5})
+    charts = {}
+    for theme in THEMES:
+        set_theme(page, theme)
+        charts[theme] = page.evaluate(_CHARTS)
+    for theme in THEMES:
+        dark, r = theme == "dark", strips[theme]
+        ground = _over(r["bg"], r["card"])
+        assert (_lum(ground) < 0.2) == dark, f"{theme}: the attention strip's ground is {ground}"
+        assert len(r["cells"]) >= 4 and r["probes"][-1]["bg"][3] > 0.4, r["probes"]  # a word of weight 1 is shaded
+        for c in r["cells"] + r["probes"]:  # the words written, and a word of each weight 0, 0.25, ..., 1
+            ratio = _contrast(c["ink"], _over(c["bg"], ground))
+            assert ratio >= 4.5, f"{theme}: a word of weight {c['weight']} has {ratio:.2f}:1"
+        assert [ch["name"] for ch in charts[theme]["charts"]] == ["loss-curve", "accuracy-curve", "row", "ask-row"], charts[theme]
+        for ch in charts[theme]["charts"]:
+            panel = _over(ch["bg"], charts[theme]["card"])
+            assert (_lum(panel) < 0.2) == dark, f"{theme}: chart {ch['name']} is drawn on {panel}"
+            for part in ("axis", "label", "mark"):
+                assert _contrast(ch[part], panel) >= 3, f"{theme}: chart {ch['name']}'s {part} {ch[part]} on {panel}"
+    assert log.page_errors == [] and log.console_errors == []

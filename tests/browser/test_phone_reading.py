@@ -106,3 +106,35 @@ def test_a_wide_formula_fades_where_more_of_it_lies(offline_page, site_url) -> N
     assert page.evaluate(sides, "start") == ["right"]
     assert page.evaluate(sides, "middle") == ["left", "right"]
     assert page.evaluate(sides, "end") == ["left"]
+
+
+# Each inline formula followed by punctuation (a comma, a full stop, a closing parenthesis): whether that
+# punctuation stands on the formula's line, as a phone lays it out.
+_PUNCTUATION_AFTER_MATH = r"""() => [...document.querySelectorAll(".bd-article span.math")].flatMap((m) => {
+  const next = m.nextSibling;
+  if (!next || next.nodeType !== Node.TEXT_NODE || !/^[,.;:!?)]/.test(next.textContent)) return [];
+  const range = document.createRange();
+  range.setStart(next, 0);
+  range.setEnd(next, 1);
+  const p = range.getBoundingClientRect(), b = m.getBoundingClientRect();
+  const sameLine = Math.abs((p.top + p.bottom) / 2 - (b.top + b.bottom) / 2) < 10 && p.left >= b.right - 1;
+  return [{ text: (m.textContent.slice(0, 30) + next.textContent.slice(0, 1)), sameLine }];
+})"""
+
+
+def test_no_line_starts_with_the_punctuation_after_a_formula(offline_page, site_url) -> None:  # noqa: ANN001
+    """Issue 51: chapter 05's lede at 390 px started a line with the comma after the inline √dₖ; a
+    formula and the punctuation after it are now one unit of the line. Every formula of the page, at
+    every width of a phone from 330 to 450 px (4 px apart: without the join, six of these widths start
+    a line with a comma or a full stop after a formula)."""
+    page, _ = offline_page
+    page.set_viewport_size(PHONE)
+    load(page, f"{site_url}/book/05_softmax.html")
+    apart = {}
+    for width in range(330, 451, 4):
+        page.set_viewport_size({"width": width, "height": PHONE["height"]})
+        page.wait_for_function(SETTLED)
+        found = page.evaluate(_PUNCTUATION_AFTER_MATH)
+        assert len(found) >= 5, found
+        apart.update({width: [f["text"] for f in found if not f["sameLine"]]} if any(not f["sameLine"] for f in found) else {})
+    assert not apart, f"punctuation starts a line after these formulas, by screen width: {apart}"

@@ -117,13 +117,14 @@ def test_the_default_run_is_the_chapters(fresh) -> None:  # noqa: ANN001
 
 BAD = [
     ({"n_train": "0"}, "the corpus is empty"),
-    ({"senses": "bank river:\nbank money: money loan\nbat animal: cave\nbat sport: ball"}, "the sense bank:river has no sentence"),
+    ({"senses": "bank river:\nbank money: money loan\nbat animal: cave\nbat sport: ball"}, "the sense 'bank:river' has no sentence"),
     ({"sentences": "bank:river | the river was quiet"}, "needs exactly one ambiguous word"),
     ({"sentences": "bank:river | the bank by the volcano"}, "'volcano'"),
     ({"sentences": "we sat on the bank"}, "must read 'word:sense | the sentence'"),
     ({"lr": "0"}, "the learning rate must be a finite number > 0, got 0"),
     ({"lr": "-0.1"}, "got -0.1"),
-    ({"lr": "NaN"}, "got NaN"),
+    ({"lr": "NaN"}, "got 'NaN'"),
+    ({"lr": "1e309"}, "got '1e309'"),
     ({"lr": ""}, "got nothing"),
     ({"d_model": "2.5"}, "d_model must be a whole number from 1 to 32"),
     ({"steps": "0"}, "steps must be a whole number"),
@@ -143,7 +144,7 @@ def test_bad_settings_get_a_message_and_train_nothing(widget) -> None:  # noqa: 
         assert td.wait_until_ended(w) == "error", fields
         shown = td.message(w)
         assert text in shown, (fields, shown)
-        assert td.read_run(w) is None and "NaN" not in w.all_text().replace("got NaN", "")
+        assert td.read_run(w) is None and "NaN" not in w.all_text().replace("got 'NaN'", "")
     td.set_fields(w, td.fields_of({"n_train": 50, "n_test": 20, "steps": 5}))
     td.click(w, "train")
     assert td.wait_until_ended(w) == "done"  # the page still trains after every message
@@ -235,3 +236,74 @@ def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
         assert left >= 0 and right <= 390, f"{theme}: the widget spans {left}..{right} px on a 390 px screen"
         assert scroll_w <= client_w + 1, f"{theme}: the widget overflows its card: {scroll_w} > {client_w}"
         assert bg == wd.CARD_COLOURS[theme][0], f"{theme}: the card is not the theme's opaque card: {bg}"
+
+
+LONG = "x" * 2000
+#: Fields with a pasted 2,000-character word, and the same settings as Python takes them (its twin's message).
+PASTED = [
+    ({"sentences": f"bank:river | the bank by the {LONG}"}, {"sentences": [{"sense": "bank:river", "text": f"the bank by the {LONG}"}]}),
+    ({"watch": f"the bank {LONG}"}, {"watch": f"the bank {LONG}"}),
+    ({"n_train": "9" * 2000}, {"n_train": "9" * 2000}),
+    ({"senses": f"bank river: water {LONG}1\nbank money: money loan\nbat animal: cave\nbat sport: ball"},
+     {"senses": [{"word": "bank", "sense": "river", "cues": ["water", f"{LONG}1"]}, *S[1:]]}),
+    ({"sentences": f"bank:{LONG} | the bank by the river"}, {"sentences": [{"sense": f"bank:{LONG}", "text": "the bank by the river"}]}),
+]
+
+
+def test_a_pasted_paragraph_is_quoted_short_as_python_quotes_it(widget) -> None:  # noqa: ANN001
+    """Issue 51: a 2,000-character word is quoted by its first 20 characters and its length (it was quoted in
+    full: a message 1,000 to 2,000 px tall on a phone), and the page's message is its Python twin's."""
+    page, log, w = widget
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        for fields, settings in PASTED:
+            td.set_fields(w, {**td.fields_of({}), **fields})
+            td.click(w, "train")
+            assert td.wait_until_ended(w) == "error", fields
+            with pytest.raises(ValueError) as err:
+                trainer.Trainer(settings)
+            shown = td.message(w)
+            assert shown == str(err.value), (shown[:200], str(err.value)[:200])
+            assert "x" * 21 not in shown and "(20" in shown and len(shown) < 300, shown[:300]
+            height = page.evaluate(f"() => {w.root}.querySelector('[data-name=\"message\"]').getBoundingClientRect().height")
+            assert height < 150, f"the message is {height:.0f} px tall on a phone"
+        td.set_fields(w, {**td.fields_of({}), "lr": LONG})
+        td.click(w, "train")
+        assert td.wait_until_ended(w) == "error" and td.message(w).endswith(f"got '{'x' * 20}…' (2000 characters)")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+    assert log.console_errors == [] and log.page_errors == []
+
+
+def test_a_huge_learning_rate_stops_with_pythons_message(widget) -> None:  # noqa: ANN001
+    """Issue 51: lr = 1e308 stopped with "NaN" and "1e+308" in its message; now the page says what Python says,
+    in words and with the number as typed."""
+    _, log, w = widget
+    settings = {"n_train": 60, "n_test": 20, "steps": 5, "lr": 1e308}
+    td.set_fields(w, {**td.fields_of(settings), "lr": "1e308"})
+    td.click(w, "train")
+    assert td.wait_until_ended(w) == "diverged"
+    with np.errstate(over="ignore", invalid="ignore"):
+        ref = trainer.train(settings)
+    shown = td.message(w)
+    assert shown == f"Stopped: {ref.stopped}.", (shown, ref.stopped)
+    assert "learning rate 1e308 is too large" in shown and "NaN" not in w.all_text() and "e+" not in shown
+    assert log.console_errors == [] and log.page_errors == []
+
+
+def test_restored_settings_are_said_to_be_restored(fresh) -> None:  # noqa: ANN001
+    """Issue 51: a bad value kept in the page's storage came back after a reload with its error until Reset,
+    and nothing said why; now the page says the settings are the reader's, kept from last time, and how
+    to reset them."""
+    page, log, w = fresh
+    assert w.is_hidden("restored")
+    td.set_fields(w, {"lr": LONG})
+    w = _reloaded(page)
+    assert not w.is_hidden("restored") and "Reset" in w.texts()["restored"], w.texts()["restored"]
+    shown = td.message(w)
+    assert td.state(w) == "error" and "from last time" in shown and "Reset" in shown and LONG not in shown, shown[:300]
+    td.click(w, "reset")
+    assert w.is_hidden("restored") and td.fields(w) == td.fields_of({})
+    w = _reloaded(page)
+    assert w.is_hidden("restored") and td.state(w) == "idle"
+    assert log.console_errors == [] and log.page_errors == []
