@@ -189,3 +189,37 @@ def test_jupyter_lab_on_book_answers(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             lab.kill()
             lab.wait()
+
+
+# --- .ci/steps: the steps of make test --------------------------------------------------------
+def _steps(tmp: Path, *args: str, site: str = "true") -> subprocess.CompletedProcess:
+    env = {**ENV, "PYTHON": PYTHON, "TIMES": str(tmp / "times"), "SITE_LOG": str(tmp / "site.log"), "SITE_BUILD": site,
+           "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # a bare pytest: the plugins' imports are not what is tested
+    return subprocess.run([str(ROOT / ".ci" / "steps"), *args], cwd=tmp, env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+
+
+def test_steps_time_each_step_and_keep_the_exit_code(tmp_path: Path) -> None:
+    (tmp_path / "times").write_text("")
+    ok = _steps(tmp_path, "step", "first", "true")
+    assert ok.returncode == 0 and "==> first" in ok.stdout and re.search(r"first: \d+ s", ok.stdout)
+    bad = _steps(tmp_path, "step", "second", "sh", "-c", "exit 3")
+    assert bad.returncode == 3
+    assert re.fullmatch(r"\s*\d+ s  first\n", (tmp_path / "times").read_text()), "a failed step was timed"
+    summary = _steps(tmp_path, "summary")
+    assert summary.returncode == 0 and re.search(r"^\s*\d+ s  in all$", summary.stdout, flags=re.MULTILINE)
+
+
+def test_steps_pytest_passes_no_tests_collected_and_fails_a_failure(tmp_path: Path) -> None:
+    (tmp_path / "test_one.py").write_text("def test_fails():\n    assert False\n")
+    none = _steps(tmp_path, "pytest", "-p", "no:cacheprovider", "test_one.py", "-k", "nothing_matches")
+    assert none.returncode == 0 and "no tests collected" in none.stdout
+    failed = _steps(tmp_path, "pytest", "-p", "no:cacheprovider", "test_one.py")
+    assert failed.returncode == 1, failed.stdout[-1000:]
+
+
+def test_steps_beside_site_fails_when_either_fails(tmp_path: Path) -> None:
+    assert _steps(tmp_path, "beside_site", "true").returncode == 0
+    assert _steps(tmp_path, "beside_site", "false").returncode != 0
+    broken = _steps(tmp_path, "beside_site", "true", site="sh -c 'echo the build broke; exit 4'")
+    assert broken.returncode != 0 and "the build broke" in broken.stdout and "exit 4" in broken.stdout
