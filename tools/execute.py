@@ -4,9 +4,13 @@
 
 Like ``jupyter execute --inplace``, with the chapter's folder as the working directory and the
 widgets' state stored, but without what would change on every run of an unchanged chapter, so that a
-diff shows only what did change: the per-cell timestamps that nbclient records by default, and the
-widgets' model ids, which the kernel draws at random (they are renamed to ids derived from the
-chapter's file name and the order in which its outputs and widget state name them: ``stable_ids``).
+diff shows only what did change:
+
+- the per-cell timestamps that nbclient records by default;
+- a cell's printed text split into several outputs where the kernel happened to flush it in pieces
+  (the pieces are joined, as nbval joins them to compare);
+- the widgets' model ids, which the kernel draws at random: they are renamed to ids derived from the
+  chapter's file name and the order in which its outputs and widget state name them (``stable_ids``).
 """
 
 from __future__ import annotations
@@ -84,7 +88,7 @@ def execute(path: Path, timeout: int = 600) -> None:
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, coalesce_streams=True,
                             resources={"metadata": {"path": str(path.parent)}})
     client.execute()
     stable_ids(nb, path.name)
