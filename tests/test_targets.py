@@ -116,6 +116,32 @@ def test_stable_ids_do_not_depend_on_the_kernels_ids_and_follow_the_file_name() 
     assert not stored & _ids(other)[1], "two chapters share a model id"
 
 
+def test_join_streams_joins_consecutive_pieces_only() -> None:
+    """Pieces of one stream in a row become one output; text printed after a figure stays after it."""
+    cell = nbformat.v4.new_code_cell("")
+    stream = lambda name, text: nbformat.v4.new_output("stream", name=name, text=text)  # noqa: E731
+    figure = nbformat.v4.new_output("display_data", data={"text/plain": "<Figure>"})
+    cell.outputs = [stream("stdout", "a\n"), stream("stdout", "b\n"), stream("stderr", "w\n"), figure,
+                    stream("stdout", "c\n"), stream("stdout", "d\n")]
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    execute.join_streams(nb)
+    assert [(o["output_type"], o.get("text")) for o in nb.cells[0].outputs] == [
+        ("stream", "a\nb\n"), ("stream", "w\n"), ("display_data", None), ("stream", "c\nd\n")]
+
+
+def test_tidy_gives_the_committed_chapters_what_a_run_would_store(tmp_path: Path) -> None:
+    """`tools.execute --tidy` on a chapter changes nothing: every committed chapter is stored as a run
+    of the unchanged chapter would store it (joined prints, stable widget ids)."""
+    changed = []
+    for path in sorted((ROOT / "book").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        before = nbformat.writes(nb)
+        execute.tidy(nb, path.name)
+        if nbformat.writes(nb) != before:
+            changed.append(path.name)
+    assert not changed, f"run `python -m tools.execute --tidy` (or re-execute) on {changed}"
+
+
 def test_stable_ids_leave_a_notebook_without_widgets_alone() -> None:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("1")]

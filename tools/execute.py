@@ -1,16 +1,21 @@
 """Run chapters from a clean kernel, in order, and store their outputs (``make execute``).
 
     .venv/bin/python -m tools.execute book/05_softmax.ipynb [...]
+    .venv/bin/python -m tools.execute --tidy book/05_softmax.ipynb [...]   (no run: see below)
 
 Like ``jupyter execute --inplace``, with the chapter's folder as the working directory and the
 widgets' state stored, but without what would change on every run of an unchanged chapter, so that a
 diff shows only what did change:
 
 - the per-cell timestamps that nbclient records by default;
-- a cell's printed text split into several outputs where the kernel happened to flush it in pieces
-  (the pieces are joined, as nbval joins them to compare);
+- a cell's printed text split into several outputs where the kernel happened to flush it in pieces:
+  consecutive pieces of one stream are joined (``join_streams``; text printed after a figure stays
+  after it);
 - the widgets' model ids, which the kernel draws at random: they are renamed to ids derived from the
   chapter's file name and the order in which its outputs and widget state name them (``stable_ids``).
+
+``--tidy`` applies those two to the stored outputs without running anything: what a run of the
+unchanged chapter would store, for a notebook executed before (or by another tool).
 """
 
 from __future__ import annotations
@@ -55,6 +60,29 @@ def _model_order(nb: nbformat.NotebookNode, state: dict) -> list[str]:
     return order + rest
 
 
+def join_streams(nb: nbformat.NotebookNode) -> None:
+    """Join each run of consecutive stream outputs of one name (stdout, stderr) into one output."""
+    for cell in nb.cells:
+        outputs = cell.get("outputs")
+        if not outputs:
+            continue
+        joined: list = []
+        for out in outputs:
+            prev = joined[-1] if joined else None
+            if (out.get("output_type") == "stream" and prev is not None and prev.get("output_type") == "stream"
+                    and prev.get("name") == out.get("name")):
+                prev["text"] += out["text"]
+            else:
+                joined.append(out)
+        cell.outputs = joined
+
+
+def tidy(nb: nbformat.NotebookNode, key: str) -> None:
+    """What varies between runs of an unchanged notebook, made the same: ``join_streams`` and ``stable_ids``."""
+    join_streams(nb)
+    stable_ids(nb, key)
+
+
 def stable_ids(nb: nbformat.NotebookNode, key: str) -> dict[str, str]:
     """Rename the widget models of an executed notebook to ids derived from ``key`` (the chapter's
     file name) and their order (``_model_order``), in its outputs and its widget-state metadata
@@ -88,14 +116,16 @@ def execute(path: Path, timeout: int = 600) -> None:
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, coalesce_streams=True,
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(path.parent)}})
     client.execute()
-    stable_ids(nb, path.name)
+    tidy(nb, path.name)
     nbformat.write(nb, path)
 
 
 def main(argv: list[str]) -> int:
+    tidy_only = "--tidy" in argv
+    argv = [a for a in argv if a != "--tidy"]
     if not argv:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
@@ -104,6 +134,12 @@ def main(argv: list[str]) -> int:
         if path.suffix != ".ipynb" or not path.is_file():
             print(f"not a notebook: {name}", file=sys.stderr)
             return 2
+        if tidy_only:
+            nb = nbformat.read(path, as_version=4)
+            tidy(nb, path.name)
+            nbformat.write(nb, path)
+            print(f"==> tidied {path} (not run)", flush=True)
+            continue
         t0 = time.perf_counter()
         print(f"==> executing {path}", flush=True)
         execute(path)
