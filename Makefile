@@ -6,10 +6,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
-# pytest exits 5 when it collects no test; that alone must not fail a run (the nbval report plugin
-# fails the run itself when no stored output was compared).
-PYTEST_RC = pytest_rc() { $(BIN)/python -m pytest -q "$$@" || { rc=$$?; [ $$rc -eq 5 ] && echo "pytest: no tests collected" || return $$rc; }; };
-PYTEST = $(PYTEST_RC) pytest_rc
+# The test targets' steps: .ci/steps runs pytest (exit 5, no test collected, alone is not a failure),
+# times each step into $(TIMES) and builds the site beside a step; its header lists its commands.
+TIMES := _build/.test-times
+SITE_LOG := _build/site.log
+STEPS = PYTHON=$(BIN)/python TIMES=$(TIMES) SITE_LOG=$(SITE_LOG) .ci/steps
 
 .PHONY: book site serve test test-portable test-envs test-pdf execute clean help browser-deps pdf pdf-deps bench page-weight
 
@@ -93,7 +94,7 @@ pdf: $(STAMP) pdf-deps
 # Builds the PDF in a temporary copy and checks it: page count, every chapter named, a math page and
 # a figure page rendered to PNG and not blank (tests/test_pdf.py). Not part of `make test`: see README.
 test-pdf: $(STAMP) pdf-deps
-	export BOOK_PDF_BUILD=1; $(PYTEST) tests/test_pdf.py
+	export BOOK_PDF_BUILD=1; $(STEPS) pytest tests/test_pdf.py
 
 pdf-deps:
 	@if command -v xelatex >/dev/null && command -v latexmk >/dev/null && command -v pdftoppm >/dev/null \
@@ -122,30 +123,18 @@ ONE_THREAD := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 # modules again, and pytest rewrote the asserts of every test module again (collection 15 s -> 8 s per
 # pytest process; about 0.95 of step 2's CPU, docs/notes/TEST_TIME.md).
 unexport PYTHONDONTWRITEBYTECODE
-TIMES := _build/.test-times
-STEP = $(PYTEST_RC) step() { local name="$$1"; shift; local t0=$$(date +%s); echo "==> $$name"; "$$@"; \
-  local dt=$$(( $$(date +%s) - t0 )); echo "    $$name: $$dt s"; printf '%5d s  %s\n' "$$dt" "$$name" >> $(TIMES); }; step
-# Step 2 builds the site beside the tests: Sphinx keeps one core busy for about 35 s, and the tests
-# leave about that much of the two cores idle (their workers wait on kernels and on each other at the
-# end). Neither reads what the other writes: the tests never open _build/html, the build never writes
-# into the sources. The build's output goes to $(SITE_LOG), shown if it fails.
-SITE_LOG := _build/site.log
-BESIDE_SITE = beside_site() { echo "    (the site builds beside them; its log: $(SITE_LOG))"; \
-  $(MAKE) --no-print-directory site > $(SITE_LOG) 2>&1 & local site=$$!; local rc=0 site_rc=0; \
-  "$$@" || rc=$$?; wait $$site || site_rc=$$?; \
-  if [ $$site_rc -ne 0 ]; then tail -n 40 $(SITE_LOG); echo "==> the site build failed (exit $$site_rc); its log: $(SITE_LOG)"; \
-  else echo "    the site is built: $(SITE_LOG)"; fi; [ $$rc -eq 0 ] && [ $$site_rc -eq 0 ]; };
+# Step 2 builds the site beside the tests (.ci/steps beside_site; the build's output goes to
+# $(SITE_LOG), shown if it fails): Sphinx keeps one core busy while the tests leave about as much idle.
 test: $(STAMP) $(NPM_STAMP) browser-deps
 	@mkdir -p _build && : > $(TIMES)
-	@$(STEP) "[1/3] lint (ruff; forensic share of each chapter's visible prose, at most 10 %)" \
+	@$(STEPS) step "[1/3] lint (ruff; forensic share of each chapter's visible prose, at most 10 %)" \
 	  sh -c '$(BIN)/ruff check . && $(BIN)/python -m tools.forensic_share'
-	@export $(ONE_THREAD); $(BESIDE_SITE) $(STEP) "[2/3] unit and property tests, and nbval: re-run every chapter and compare its stored outputs; the site builds beside them" \
-	  beside_site pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
+	@export $(ONE_THREAD); $(STEPS) step "[2/3] unit and property tests, and nbval: re-run every chapter and compare its stored outputs; the site builds beside them" \
+	  beside_site pytest $(XDIST) --dist loadscope -p tests.nbval_report --nbval --nbval-current-env \
 	  --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 tests --ignore=tests/browser --ignore=tests/envs book/
-	@export $(ONE_THREAD); $(STEP) "[3/3] browser tests (Debian's headless Chromium via Playwright, all other hosts blocked)" \
-	  pytest_rc $(XDIST) --dist load tests/browser
-	@echo "==> all tests passed; time per step:"; cat $(TIMES); \
-	  echo "$$(awk '{s += $$1} END {printf "%5d s", s}' $(TIMES))  in all"
+	@export $(ONE_THREAD); $(STEPS) step "[3/3] browser tests (headless Chromium via Playwright, all other hosts blocked)" \
+	  pytest $(XDIST) --dist load tests/browser
+	@$(STEPS) summary
 
 # nbval on every chapter again, with torch, numpy and the BLAS libraries forced onto generic CPU kernels
 # and one thread: what another x86-64 CPU (no AVX-512, say) computes differs from ours only in the last
@@ -155,9 +144,9 @@ test: $(STAMP) $(NPM_STAMP) browser-deps
 PORTABLE_ENV = ATEN_CPU_CAPABILITY=default MKL_ENABLE_INSTRUCTIONS=SSE4_2 MKL_CBWR=COMPATIBLE DNNL_MAX_CPU_ISA=SSE41 \
   OPENBLAS_CORETYPE=Prescott OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 test-portable: $(STAMP)
-	@$(PYTEST_RC) feats="$$(env -u NPY_DISABLE_CPU_FEATURES $(BIN)/python -c 'from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f; print(" ".join(x for x in d if f.get(x)))')"; \
+	@feats="$$(env -u NPY_DISABLE_CPU_FEATURES $(BIN)/python -c 'from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f; print(" ".join(x for x in d if f.get(x)))')"; \
 	echo "==> nbval on every chapter with generic CPU kernels and one thread (numpy without: $${feats:-nothing})"; \
-	export $(PORTABLE_ENV) NPY_DISABLE_CPU_FEATURES="$$feats"; pytest_rc $(XDIST) --dist loadscope -p tests.nbval_report \
+	export $(PORTABLE_ENV) NPY_DISABLE_CPU_FEATURES="$$feats"; $(STEPS) pytest $(XDIST) --dist loadscope -p tests.nbval_report \
 	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 book/
 
 # Every chapter in the two environments readers run it in, Binder's and a Colab-like one, each made
@@ -165,11 +154,13 @@ test-portable: $(STAMP)
 # `make test` (two environments with torch, every chapter twice): its own target and CI job.
 test-envs: $(STAMP)
 	@mkdir -p _build && : > $(TIMES)
-	@$(STEP) "reader environments: every chapter on Binder and on Colab" pytest_rc tests/envs
+	@$(STEPS) step "reader environments: every chapter on Binder and on Colab" pytest tests/envs
 
-# Debian's Chromium for the browser tests, in its headless build (package chromium-headless-shell:
-# the same engine without the desktop browser, about 0.7 times the test time, docs/notes/TEST_TIME.md);
-# installed with apt in CI, never a downloaded browser. $CHROMIUM, or an installed full chromium, also do.
+# A Chromium for the browser tests, never a downloaded one: $CHROMIUM if set (GitHub's test workflow,
+# .github/workflows/tests.yml, sets it to the runner's Google Chrome, so nothing is installed there),
+# else Debian's headless build (package chromium-headless-shell: the same engine without the desktop
+# browser, about 0.7 times the test time, docs/notes/TEST_TIME.md), installed here with apt-get when
+# running as root or with CI=true (another CI running .ci/run), else an installed full chromium.
 browser-deps:
 	@if [ -n "$${CHROMIUM:-}" ] || command -v chromium-headless-shell >/dev/null; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \

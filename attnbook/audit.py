@@ -7,7 +7,7 @@ these keys:
 key            meaning
 =============  ==========================================================================================
 ``document``   "000" … "004"
-``file``       the file name in shared/seeds
+``file``       the document's file name (in the folder ATTN_SEEDS_DIR names: CONTRIBUTING.md)
 ``sha256``     the hash of that file when the inventory was made
 ``tokens``     line number -> the distinct numeric tokens on that line, as ``document_tokens``
                extracts them (committed, so the coverage check runs without the documents)

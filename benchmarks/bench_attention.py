@@ -2,6 +2,8 @@
 
 Run with ``make bench`` (writes ``benchmarks/RESULTS.md``) or
 ``python -m benchmarks.bench_attention [--sizes 256 512] [--out FILE]`` (from the repository root).
+``--quick`` runs every part once at a small size (a few seconds, no ``torch.compile``): ``make test``
+runs it so that the benchmark cannot break unseen; its numbers mean nothing.
 
 Every measurement runs in a fresh Python subprocess, so that each one starts from the same state
 and its peak memory belongs to it alone. Within one sequence length the three implementations
@@ -156,7 +158,7 @@ def worker_breakdown(b: int, h: int, n: int, d: int, rounds: int) -> dict:
     return {"n": n, "median": {name: statistics.median(ts) for name, ts in times.items()}}
 
 
-def worker_tile(b: int, h: int, d: int, rounds: int) -> dict:
+def worker_tile(b: int, h: int, d: int, rounds: int, compile: bool = True) -> dict:  # noqa: A002
     """One online-softmax tile step at ``chunked_attention``'s default tile: eager, compiled and fused.
 
     Its parts are timed one by one (the two matmuls, the elementwise passes between them). Then the
@@ -208,18 +210,21 @@ def worker_tile(b: int, h: int, d: int, rounds: int) -> dict:
                                                                         scale=1.0),
     }
     compiled, compile_s, compile_error = None, None, None
-    try:
-        fn = torch.compile(textbook_step, dynamic=False)
-        t0 = time.perf_counter()
-        with torch.no_grad():
-            got = fn()
-        compile_s = time.perf_counter() - t0
-        with torch.no_grad():
-            want = attnlib_step()
-        compiled = {"max_diff": max((x - y).abs().max().item() for x, y in zip(got, want))}
-        parts["compiled step (textbook step, torch.compile)"] = fn
-    except Exception as err:  # noqa: BLE001 - no C++ compiler, or Inductor unsupported: report, do not fail
-        compile_error = f"{type(err).__name__}: {str(err).splitlines()[0][:200]}"
+    if not compile:
+        compile_error = "not tried (--quick)"
+    else:
+        try:
+            fn = torch.compile(textbook_step, dynamic=False)
+            t0 = time.perf_counter()
+            with torch.no_grad():
+                got = fn()
+            compile_s = time.perf_counter() - t0
+            with torch.no_grad():
+                want = attnlib_step()
+            compiled = {"max_diff": max((x - y).abs().max().item() for x, y in zip(got, want))}
+            parts["compiled step (textbook step, torch.compile)"] = fn
+        except Exception as err:  # noqa: BLE001 - no C++ compiler, or Inductor unsupported: report, do not fail
+            compile_error = f"{type(err).__name__}: {str(err).splitlines()[0][:200]}"
     times: dict[str, list[float]] = {name: [] for name in parts}
     with torch.no_grad():
         for fn in parts.values():
@@ -302,9 +307,15 @@ def tile_section(tile: dict, b: int, h: int) -> list[str]:
     return out + [""]
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 def run_worker(spec: dict, env: dict[str, str]) -> dict:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", json.dumps(spec)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
+    """One measurement in a fresh process, started as this module (``python -m``) from the repository
+    root, so that it imports ``benchmarks._common`` and this checkout's attnlib as the driver does."""
+    cmd = [sys.executable, "-m", "benchmarks.bench_attention", "--worker", json.dumps(spec)]
+    path = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(env, PYTHONPATH=path), cwd=ROOT, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"worker {spec} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -352,8 +363,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tile-out", type=Path, default=TILE_OUT,
                     help=f"where the tile-step measurement goes, as JSON (default {TILE_OUT}; chapter 16 prints "
                          f"the committed snapshot {BOOK_SNAPSHOT.relative_to(BOOK_SNAPSHOT.parents[3])})")
+    ap.add_argument("--quick", action="store_true",
+                    help="every part once at a small size, without torch.compile (a check that it runs; "
+                         "the numbers mean nothing)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.quick:
+        args.sizes, args.batch, args.heads, args.dim = [64], 1, 2, 16
 
     if args.worker:
         spec = json.loads(args.worker)
@@ -381,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     gemm: dict[int, list[float]] = {}
     skipped: dict[int, str] = {}
     for n in args.sizes:
-        rounds, reps = plan(n)
+        rounds, reps = (1, 1) if args.quick else plan(n)
         results[n] = {impl: [] for impl in IMPLS}
         gemm[n] = []
         for r in range(rounds):
@@ -391,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
                                   f"(> --readable-max-gb {args.readable_max_gb})")
                     continue
                 spec = {"kind": "attention", "impl": impl, "b": b, "h": h, "n": n, "d": d, "reps": reps,
-                        "gemm_reps": 3 if impl == "sdpa" else 0}
+                        "gemm_reps": (1 if args.quick else 3) if impl == "sdpa" else 0}
                 res = run_worker(spec, env)
                 res["load"] = os.getloadavg()[0]  # the 1-minute load average right after this measurement
                 results[n][impl].append(res)
@@ -401,16 +417,16 @@ def main(argv: list[str] | None = None) -> int:
                     f"{1e3 * min(res['times']):9.1f} ms   peak RSS {fmt_mb(res['peak'])} MiB (extra {fmt_mb(extra)} MiB)"
                     f"   [{time.perf_counter() - t_start:5.0f} s elapsed]")
     decode = []
-    for n in DECODE_SIZES:
-        res = run_worker({"kind": "decode", "n": n, "h": h, "d": d, "reps": 30}, env)
+    for n in (args.sizes[:1] if args.quick else DECODE_SIZES):
+        res = run_worker({"kind": "decode", "n": n, "h": h, "d": d, "reps": 2 if args.quick else 30}, env)
         decode.append(res)
         say(f"  decoding token {n}: cached {1e3 * res['cached']:.2f} ms, recomputed {1e3 * res['recomputed']:.1f} ms "
             f"({res['recomputed'] / res['cached']:.0f}x)   [{time.perf_counter() - t_start:5.0f} s elapsed]")
-    say("  one tile step, eager and compiled (torch.compile takes a minute) ...")
+    say("  one tile step, eager" + ("" if args.quick else " and compiled (torch.compile takes a minute)") + " ...")
     # an empty Inductor cache, so that compile_s is what a first compile costs, not a cache hit
     with tempfile.TemporaryDirectory(prefix="inductor-") as cache:
-        tile = run_worker({"kind": "tile", "b": b, "h": h, "d": d, "rounds": 5},
-                          dict(env, TORCHINDUCTOR_CACHE_DIR=cache))
+        tile = run_worker({"kind": "tile", "b": b, "h": h, "d": d, "rounds": 1 if args.quick else 5,
+                           "compile": not args.quick}, dict(env, TORCHINDUCTOR_CACHE_DIR=cache))
     tile.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), load=os.getloadavg()[0], machine=info,
                 omp_wait_policy=env.get("OMP_WAIT_POLICY", "(default)"))
     if args.tile_out:
@@ -418,11 +434,12 @@ def main(argv: list[str] | None = None) -> int:
         args.tile_out.write_text(json.dumps(tile, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"tile step written to {args.tile_out}; chapter 16 prints {BOOK_SNAPSHOT} (copy it there and "
               f"re-execute the chapter to publish this measurement)")
-    speed_n = TARGET_N_SPEED if TARGET_N_SPEED in args.sizes else None
+    speed_n = TARGET_N_SPEED if TARGET_N_SPEED in args.sizes else (args.sizes[-1] if args.quick else None)
     breakdown = None
     if speed_n:
         say(f"  breakdown of the readable attention at n={speed_n} ...")
-        breakdown = run_worker({"kind": "breakdown", "b": b, "h": h, "n": speed_n, "d": d, "rounds": 3}, env)
+        breakdown = run_worker({"kind": "breakdown", "b": b, "h": h, "n": speed_n, "d": d,
+                                "rounds": 1 if args.quick else 3}, env)
 
     # ------------------------------------------------------------------ summarise
     def summary(n: int, impl: str) -> dict | None:

@@ -1,6 +1,7 @@
 """The number audit is complete: every numeric token of the five documents is reproduced by an
 errata/audit row, explained as not a quantity, or waits for a chapter that is not in the book yet.
-When the documents are present (shared/seeds), the committed inventory must match them exactly."""
+When the documents are present (ATTN_SEEDS_DIR, see CONTRIBUTING.md, "The five source documents"), the
+committed inventory must match them exactly."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ def test_every_token_is_accounted_for(doc: dict) -> None:
 def test_inventory_matches_the_document(doc: dict) -> None:
     seeds = _seeds_dir()
     if seeds is None:
-        pytest.skip("the source documents (shared/seeds) are not available here; set ATTN_SEEDS_DIR")
+        pytest.skip("the five source documents are not in a clone: set ATTN_SEEDS_DIR to the folder that holds "
+                    "them (CONTRIBUTING.md, 'The five source documents'); nothing else needs them")
     path = seeds / doc["file"]
     assert hashlib.sha256(path.read_bytes()).hexdigest() == doc["sha256"], f"{doc['file']} changed since its inventory was made"
     assert audit.document_tokens(path.read_text(encoding="utf-8")) == doc["tokens"]

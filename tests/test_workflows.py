@@ -4,7 +4,9 @@ concurrency that cancels superseded runs."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +165,23 @@ def test_a_benchmark_never_writes_what_the_book_prints() -> None:
     assert tile_out and '"book"' not in tile_out.group(1) and '"results"' in tile_out.group(1), tile_out
     writes = re.findall(r"(\w+(?:\.\w+)*)\.write_text\(", source)
     assert writes and not any("BOOK" in w or "book" in w for w in writes), writes
+
+
+def test_the_tests_workflow_gives_the_browser_tests_the_runners_chrome_and_make_installs_none(tmp_path: Path) -> None:
+    """tests.yml points $CHROMIUM at the runner's Chrome before `make test`, and with $CHROMIUM set
+    `make browser-deps` (a prerequisite of make test) installs nothing, even with CI=true: an apt-get
+    or sudo it ran would be the fakes put first on its PATH here, which record the call."""
+    runs = [s.get("run", "") for s in _steps(_load("tests.yml"))]
+    chrome = [i for i, r in enumerate(runs) if re.search(r"CHROMIUM=\$\(command -v google-chrome\)\S*\s*>>\s*\"?\$GITHUB_ENV", r)]
+    test = [i for i, r in enumerate(runs) if ".ci/run" in r or "make test" in r]
+    assert chrome and test and chrome[0] < test[0], runs
+    calls = tmp_path / "calls"
+    for fake in ("apt-get", "sudo"):
+        (tmp_path / fake).write_text(f'#!/bin/sh\necho "{fake} $*" >> {calls}\n')
+        (tmp_path / fake).chmod(0o755)
+    env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}", "CI": "true", "CHROMIUM": "/opt/google/chrome/chrome"}
+    proc = subprocess.run(["make", "--no-print-directory", "browser-deps"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert proc.returncode == 0 and not calls.exists(), proc.stdout + proc.stderr
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "installed with apt in CI" not in makefile and "runner's Google Chrome" in makefile

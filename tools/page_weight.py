@@ -2,6 +2,7 @@
 
     .venv/bin/python -m tools.page_weight [_build/html] [--out benchmarks/PAGE_WEIGHT_TABLE.md]   (make page-weight)
     .venv/bin/python -m tools.page_weight --disk [_build/html]   (what the site takes on disk)
+    .venv/bin/python -m tools.page_weight --page book/05_softmax.html   (those pages only; repeatable)
 
 Each page is opened in Debian's Chromium (Playwright, headless) in a fresh browser context (empty
 cache: a first visit), served from ``_build/html`` on 127.0.0.1 with every other host blocked, and
@@ -188,6 +189,8 @@ def main() -> int:
     parser.add_argument("--disk", action="store_true",
                         help="print what the site takes on disk (biggest folders and files) instead")
     parser.add_argument("--top", type=int, default=10, help="with --disk: how many folders and files")
+    parser.add_argument("--page", action="append",
+                        help="measure this page of the site only (a path in it, e.g. book/05_softmax.html; repeatable)")
     args = parser.parse_args()
     site = args.site.resolve()
     if not (site / "index.html").is_file():
@@ -195,8 +198,12 @@ def main() -> int:
     if args.disk:
         print(disk_report(site, args.top))
         return 0
+    pages = args.page or pages_of(site)
+    missing = [page for page in pages if not (site / page).is_file()]
+    if missing:
+        raise SystemExit(f"no such page in {site}: {', '.join(missing)}")
     with bb.serve(site) as url, bb.chromium() as browser:
-        weights = [measure(browser, url, site, page) for page in pages_of(site)]
+        weights = [measure(browser, url, site, page) for page in pages]
     text = f"{summary(weights)}\n\n{table(weights)}\n"
     print(text)
     if args.out:

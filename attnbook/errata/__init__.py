@@ -8,7 +8,7 @@ Each row has these keys:
 key                 meaning
 ==================  ======================================================================================
 ``id``              short unique slug; it also names the row's derivation in ``attnbook.derivations``
-``document``        "000" … "004" (the file in shared/seeds)
+``document``        "000" … "004" (the source document; CONTRIBUTING.md, "The five source documents")
 ``section``         where in the document
 ``quantity``        what is printed or claimed
 ``document_value``  the document's value, as a string exactly as printed
