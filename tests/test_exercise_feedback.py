@@ -28,6 +28,7 @@ from attnbook.exercises import EXERCISES, Choice, FindError, Numeric, diagnose, 
 from attnbook.exercises._diagnose import confusions
 from attnbook.exercises._runner import _copy
 from attnbook.exercises._types import Misconception, Mistake
+from bookdev.exercise_driver import node_verdicts
 
 NODE = shutil.which("node")
 STATIC = [eid for eid, ex in sorted(EXERCISES.items()) if isinstance(ex.answer, (Numeric, Choice, FindError))]
@@ -246,11 +247,9 @@ def _page_answer(ex: Any, answer: object) -> object | None:
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_the_page_agrees_with_python_on_every_typed_answer_of_the_set() -> None:
-    from tests.test_exercise_parity import _node_verdicts
-
     cases = [(eid, a, page) for eid in STATIC for _, a, _ in answers(eid)
              if (page := _page_answer(EXERCISES[eid], a)) is not None]
-    page = _node_verdicts([(export(EXERCISES[eid]), p) for eid, _, p in cases])
+    page = node_verdicts([(export(EXERCISES[eid]), p) for eid, _, p in cases])
     differ = []
     for (eid, answer, _), p in zip(cases, page):
         k = diagnose(eid, answer)

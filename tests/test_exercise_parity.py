@@ -4,9 +4,7 @@ misses and every exercise's own answer and mistakes."""
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 
 import numpy as np
 import pytest
@@ -14,9 +12,8 @@ import pytest
 from attnbook.exercises import EXERCISES, Choice, FindError, Numeric, diagnose, export
 from attnbook.exercises._diagnose import NEAR_MISS
 from attnbook.exercises._parsing import parse_numbers
-from tests._project import ROOT
+from bookdev.exercise_driver import node_verdicts
 
-SCRIPT = ROOT / "attnbook" / "exercises" / "exercise.js"
 NODE = shutil.which("node")
 
 # Texts a reader may type: the book's minus sign, full-width and Arabic-Indic digits, a byte-order
@@ -28,16 +25,7 @@ CHOICES = ["a", " (b) ", "\ufeffc", "Ａ", "ａ", "(a", "e", "", "α"]
 
 
 def _node_verdicts(cases: list[tuple[dict, object]]) -> list[dict]:
-    """diagnose() of exercise.js on (exercise data, answer) pairs, run in node with a stub page."""
-    program = (
-        "globalThis.window = {}; globalThis.document = {readyState: 'loading', addEventListener() {}};\n"
-        + SCRIPT.read_text(encoding="utf-8")
-        + "\nconst cases = JSON.parse(require('fs').readFileSync(0, 'utf-8'));\n"
-        + "process.stdout.write(JSON.stringify(cases.map(([ex, a]) => window.attnbookExercises.diagnose(ex, a))));\n"
-    )
-    out = subprocess.run([NODE, "-e", program], input=json.dumps(cases), capture_output=True, text=True, timeout=60,
-                         check=True)
-    return json.loads(out.stdout)
+    return node_verdicts(cases)
 
 
 def _cases() -> list[tuple[str, object, object]]:
