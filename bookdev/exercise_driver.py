@@ -7,7 +7,10 @@ Check; no kernel) and read the feedback the page shows, to compare with the Pyth
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,8 +36,18 @@ for _eid in STATIC_IDS:
     BY_PAGE[page_of(_eid)].append(_eid)
 
 
+#: A pasted page (2,000 characters): the feedback quotes at most 40 of them.
+PASTED = "1234567890" * 200
+
+
+def _comma(values: np.ndarray) -> str:
+    """The values written with a decimal comma, as in much of Europe: ``0,185 0,865``."""
+    return " ".join(f"{v:.3f}".replace(".", ",") for v in values)
+
+
 def answers(eid: str) -> list[object]:
-    """What a reader might enter: the right answer, every misconception, an unrelated answer, bad input."""
+    """What a reader might enter: the right answer, every misconception, an unrelated answer, zeros, the
+    right number times 1,000, a decimal comma, a pasted page, and bad input."""
     ex = EXERCISES[eid]
     spec = ex.answer
 
@@ -43,14 +56,16 @@ def answers(eid: str) -> list[object]:
 
     if isinstance(spec, Numeric):
         out: list[object] = [text(spec.value)] + [text(m.computed) for m in ex.mistakes]
-        return out + [text(spec.value * 1.7 + 13.0), "abc", "", "nan"]
+        return out + [text(spec.value * 1.7 + 13.0), text(np.zeros_like(spec.value)), text(spec.value * 1e3),
+                      _comma(spec.value), "abc" + PASTED, "", "nan"]
     if isinstance(spec, Choice):
         return [k for k in spec.keys] + [""]
     assert isinstance(spec, FindError)
     right = text(spec.value.value)
     out = [(spec.wrong_step, right)] + [(m.option, right) if m.option else (spec.wrong_step, text(m.computed))
                                         for m in ex.mistakes]
-    return out + [(spec.wrong_step, text(spec.value.value * 1.7 + 13.0)), ("", right), (spec.wrong_step, "x")]
+    return out + [(spec.wrong_step, text(spec.value.value * 1.7 + 13.0)), ("", right), (spec.wrong_step, "x"),
+                  (spec.wrong_step, "0"), (spec.wrong_step, _comma(spec.value.value)), (spec.wrong_step, "x" + PASTED)]
 
 
 # The feedback box as the reader sees it: status, title, message and link.
@@ -104,6 +119,21 @@ def python_verdict(eid: str, answer: object) -> Any:
         step, value = answer  # type: ignore[misc]
         return diagnose(eid, (step or None, value))
     return diagnose(eid, answer)
+
+
+def node_verdicts(cases: list[tuple[dict, object]]) -> list[dict]:
+    """diagnose() of exercise.js on (exercise data, answer) pairs, run in node with a stub page: the page's
+    verdicts without a browser (tests/test_exercise_parity.py and tests/test_exercise_feedback.py)."""
+    script = Path(__file__).resolve().parents[1] / "attnbook" / "exercises" / "exercise.js"
+    program = (
+        "globalThis.window = {}; globalThis.document = {readyState: 'loading', addEventListener() {}};\n"
+        + script.read_text(encoding="utf-8")
+        + "\nconst cases = JSON.parse(require('fs').readFileSync(0, 'utf-8'));\n"
+        + "process.stdout.write(JSON.stringify(cases.map(([ex, a]) => window.attnbookExercises.diagnose(ex, a))));\n"
+    )
+    out = subprocess.run(["node", "-e", program], input=json.dumps(cases), capture_output=True, text=True,
+                         timeout=120, check=True)
+    return json.loads(out.stdout)
 
 
 def read_feedback(page: Any, name: str) -> list[dict[str, Any]]:

@@ -84,6 +84,7 @@ code.add(  # 01.4
     ex4_answer=lambda: text.usage_weighted_average(APPLE, USES),
     ex4_unweighted_mean=lambda: APPLE.mean(axis=0),
     ex4_weights_swapped=lambda: USES[::-1] @ APPLE / USES.sum(),  # (2,)
+    ex4_not_divided=lambda: USES @ APPLE,  # (2,): the weighted sum, not yet divided by the total count
 )
 
 

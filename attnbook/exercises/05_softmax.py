@@ -56,6 +56,12 @@ def rows_mean_shift(x: torch.Tensor) -> torch.Tensor:
 
 
 @code.function
+def rows_min_shift(x: torch.Tensor) -> torch.Tensor:
+    e = torch.exp(x - x.min(dim=-1, keepdim=True).values)  # the row minimum: every other score is pushed up, and overflows
+    return e / e.sum(dim=-1, keepdim=True)  # (n, m)
+
+
+@code.function
 def rows_cases(rng: np.random.Generator) -> list[tuple]:
     big = torch.tensor([[1000.0, 999.0, 998.0], [-5.0, 0.0, 800.0]], dtype=torch.float64)
     # rows far apart (one max for the matrix fails) and a row 2000 wide (shifting by its mean fails)

@@ -98,8 +98,28 @@ code.add(  # 10.3
     ex3_sign_flipped=lambda: -mse_grad(),
 )
 
+# 10.4: the shapes through the six lines, with every width different so that each option is one shape
+SHAPE_N, SHAPE_D_MODEL, SHAPE_D_K, SHAPE_D_V = 4, 6, 3, 5
+
+
+def ex4_correct() -> str:
+    x = np.zeros((SHAPE_N, SHAPE_D_MODEL))
+    w_q, w_k, w_v = scratch.init_projections(SHAPE_D_MODEL, SHAPE_D_K, SHAPE_D_V, seed=0)
+    out, weights = scratch.self_attention(x, w_q, w_k, w_v)
+    options = {(SHAPE_N, SHAPE_D_K): "a", weights.shape: "b", w_v.shape: "c", (SHAPE_N, SHAPE_D_V): "d"}
+    return options.get(out.shape, "?")
+
+
+code.add(ex4_correct=ex4_correct)
+
 
 code.values(
+    x_shape=str((SHAPE_N, SHAPE_D_MODEL)),
+    wq_shape=str((SHAPE_D_MODEL, SHAPE_D_K)),
+    wv_shape=str((SHAPE_D_MODEL, SHAPE_D_V)),
+    qk_out=str((SHAPE_N, SHAPE_D_K)),
+    weights_shape=str((SHAPE_N, SHAPE_N)),
+    right_shape=str((SHAPE_N, SHAPE_D_V)),
     n_outputs=Y_HAT.size,
     y_hat=Numbers(Y_HAT),
     target=Numbers(TARGET),

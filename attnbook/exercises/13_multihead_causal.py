@@ -91,6 +91,5 @@ code.values(
     h=H,
     scores=Numbers(SC),
     exp_slip=Numbers(EXP_SLIP),
-    weights_slip=Numbers(EXP_SLIP / EXP_SLIP.sum()),
     masked="[" + ", ".join(f"{x:.1f}" if np.isfinite(x) else "−∞" for x in MASKED) + "]",
 )

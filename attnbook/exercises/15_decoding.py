@@ -86,7 +86,7 @@ code.add(  # 15.3
     ex3_cache_only=lambda: CACHED,
 )
 
-LAYERS, Q_HEADS, D_K, N = 24, 16, 64, 2048
+LAYERS, Q_HEADS, D_K, N = 24, 12, 64, 2048  # 12 query heads: no two slips multiply to another (16 made 1/2 × 16 = 8, "bits")
 MIB = 2**20
 
 
@@ -111,7 +111,8 @@ MFLOP = 1e6
 code.add(  # 15.5
     ex5_answer=lambda: ATTENTION / MFLOP,
     ex5_step_total=lambda: (PROJECTIONS + ATTENTION) / MFLOP,
-    ex5_one_product=lambda: ATTENTION / 2 / MFLOP,
+    # one of the two products, or both at 1 FLOP a multiply-add: the same number, so one misconception names both
+    ex5_half_the_flops=lambda: ATTENTION / 2 / MFLOP,
 )
 
 code.values(

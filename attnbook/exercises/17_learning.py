@@ -159,7 +159,7 @@ def ex6_correct() -> str:
     return {(True, False): "a", (False, True): "b", (True, True): "c"}.get((looks, half), "?")
 
 
-LR_GRID = tuple(round(0.1 * k, 1) for k in range(1, 11))
+LR_GRID = (0.1, 0.2, 0.4, 0.8)  # doubling: four runs of the page's trainer answer it
 LR_SETTINGS = {"n_train": 300, "n_test": 100, "steps": 20}
 
 

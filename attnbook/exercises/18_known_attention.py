@@ -77,6 +77,7 @@ code.add(  # 18.3
     ex3_tv_no_half=lambda: 2 * _tv(ROW),
     ex3_weight_not_distance=lambda: ROW[1],
     ex3_euclidean=lambda: np.linalg.norm(ROW - IDEAL),
+    ex3_cross_entropy=lambda: -np.log(ROW[1]),  # another distance from a one-hot target, near 1 − weight here
 )
 
 BETA_SMALL = 2.0
@@ -105,5 +106,4 @@ code.values(
     beta_small=f"{BETA_SMALL:g}",
     s_small=S_SMALL,
     denominator_slip=DENOMINATOR_SLIP,
-    weight_slip=math.exp(S_SMALL) / DENOMINATOR_SLIP,
 )

@@ -6,12 +6,8 @@ here on ``code`` and shows the values of ``code.values(...)`` in its ``{name}`` 
 
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 import torch
-
-from attnlib.transformer import TinyLM
 
 from ._helpers import randn
 from ._registry import ChapterCode
@@ -48,15 +44,14 @@ def top_k_cases(rng: np.random.Generator) -> list[tuple]:
     return [(randn(rng, rows, vocab) * 2, k) for rows, vocab, k in ((1, 6, 1), (3, 8, 3), (2, 10, 5), (4, 7, 6))]
 
 
-_SIZES = inspect.signature(TinyLM).parameters  # the chapter's model has TinyLM's default sizes (no model built here)
-LAYERS, D_MODEL, HEADS = (_SIZES[name].default for name in ("n_layers", "d_model", "num_heads"))
-CONTEXT, FLOAT32 = 256, 4
+CONTEXT = 256  # the positions of the story in 19.4
+ROWS_UNCACHED = sum(range(1, CONTEXT + 1))  # step t recomputes the key and value rows of positions 1 … t
+ROWS_CACHED = CONTEXT  # one new row a step
 
-code.add(  # 19.4: keys and values, every block, every position, every head's width
-    ex4_answer=lambda: LAYERS * 2 * CONTEXT * D_MODEL * FLOAT32,
-    ex4_keys_only=lambda: LAYERS * CONTEXT * D_MODEL * FLOAT32,
-    ex4_one_head=lambda: LAYERS * 2 * CONTEXT * (D_MODEL // HEADS) * FLOAT32,
-    ex4_float64=lambda: LAYERS * 2 * CONTEXT * D_MODEL * 8,
+code.add(  # 19.4: the key/value rows computed without the cache, per row computed with it
+    ex4_answer=lambda: ROWS_UNCACHED / ROWS_CACHED,
+    ex4_full_context=lambda: CONTEXT * CONTEXT / ROWS_CACHED,
+    ex4_half_square=lambda: CONTEXT * CONTEXT / 2 / ROWS_CACHED,
 )
 
-code.values(layers=LAYERS, d_model=D_MODEL, heads=HEADS, context=CONTEXT)
+code.values(context=CONTEXT)

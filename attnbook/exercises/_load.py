@@ -6,7 +6,7 @@ A chapter's slug is its notebook's stem (``07_i_am_happy``); its file has ``chap
 
     id, kind, skill, section, prompt, hint, why (optional)
     answer:   its type, then that type's keys, one of
-              {type: numeric, value: fn, tol, expect}                      (a number, vector or shape)
+              {type: numeric, value: fn, tol, expect, units (optional)}   (a number, vector or shape)
               {type: choice, options: {a: text, ...}, correct: a | correct_from: fn}  (multiple choice)
               {type: find-error, steps: {a: text, ...}, wrong_step, value: fn, tol, expect, value_hint}
               {type: code, signature, returns, reference: fn, cases: fn, seed, rtol, atol (optional)}
@@ -36,9 +36,9 @@ from ._types import Choice, Code, Exercise, FindError, Misconception, Mistake, N
 DATA = Path(__file__).resolve().parent / "data"
 TEXT_KEYS = ("skill", "prompt", "hint", "why")
 _ANSWER_KEYS = {
-    "numeric": {"value", "tol", "expect"},
+    "numeric": {"value", "tol", "expect", "units"},
     "choice": {"options", "correct", "correct_from"},
-    "find-error": {"steps", "wrong_step", "value", "tol", "expect", "value_hint"},
+    "find-error": {"steps", "wrong_step", "value", "tol", "expect", "value_hint", "units"},
     "code": {"signature", "returns", "reference", "cases", "seed", "rtol", "atol"},
     "trained": {"signature", "returns", "data", "threshold", "timeout"},
 }
@@ -110,7 +110,7 @@ def _answer(spec: dict[str, Any], code: ChapterCode, values: dict[str, Any], whe
         correct = spec["correct"] if "correct" in spec else code.named(spec["correct_from"], f"{where}.correct_from")
         return Choice(_options(spec["options"], values, f"{where}.options"), correct)  # correct_from: run when asked
     numeric = Numeric(code.named(spec["value"], f"{where}.value"), tol=spec["tol"],
-                      expect=text(spec["expect"], values, f"{where}.expect"))
+                      expect=text(spec["expect"], values, f"{where}.expect"), units=bool(spec.get("units", False)))
     if kind == "numeric":
         return numeric
     return FindError(_options(spec["steps"], values, f"{where}.steps"), spec["wrong_step"], numeric,

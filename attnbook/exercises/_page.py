@@ -19,7 +19,19 @@ from typing import Any
 from attnlib.widgets import dom_helpers_js
 
 from ._catalog import EXERCISES, by_chapter
-from ._types import KIND_LABELS, REPOSITORY, TITLES, Choice, Code, Exercise, FindError, Numeric, Trained
+from ._diagnose import confusions
+from ._types import (
+    KIND_LABELS,
+    REPOSITORY,
+    TITLES,
+    Choice,
+    Code,
+    Exercise,
+    FindError,
+    Mistake,
+    Numeric,
+    Trained,
+)
 
 _HERE = Path(__file__).resolve().parent
 
@@ -39,8 +51,14 @@ def page_numbers(value: Any) -> Any:
     return value
 
 
-def _numeric(spec: Numeric) -> dict[str, Any]:
-    return {"value": page_numbers(spec.value.tolist()), "tol": spec.tol, "expect": spec.expect}
+def _numeric(spec: Numeric, mistakes: list[Mistake]) -> dict[str, Any]:
+    out: dict[str, Any] = {"value": page_numbers(spec.value.tolist()), "tol": spec.tol, "expect": spec.expect}
+    if spec.units:
+        out["units"] = True
+    found = confusions(spec, mistakes)
+    if found:
+        out["confusions"] = [{"value": page_numbers(v.tolist()), "names": names} for v, names in found]
+    return out
 
 
 def export(ex: Exercise) -> dict[str, Any]:
@@ -48,12 +66,13 @@ def export(ex: Exercise) -> dict[str, Any]:
     spec = ex.answer
     answer: dict[str, Any]
     if isinstance(spec, Numeric):
-        answer = {"type": "numeric", **_numeric(spec)}
+        answer = {"type": "numeric", **_numeric(spec, ex.mistakes)}
     elif isinstance(spec, Choice):
         answer = {"type": "choice", "options": [list(o) for o in spec.options], "correct": spec.correct}
     elif isinstance(spec, FindError):
         answer = {"type": "find-error", "steps": [list(s) for s in spec.steps], "wrong": spec.wrong_step,
-                  "value": _numeric(spec.value), "valueHint": spec.value_hint}
+                  "value": _numeric(spec.value, [m for m in ex.mistakes if m.computed is not None]),
+                  "valueHint": spec.value_hint}
     else:
         assert isinstance(spec, (Code, Trained))
         nb = f"book/{ex.section.chapter}.ipynb"

@@ -25,6 +25,16 @@ def normalise_text(text: str) -> str:
     return unicodedata.normalize("NFKC", text).replace("\u2212", "-").translate(_INVISIBLE).strip(" \t\n\r\f\v")
 
 
+#: The most characters of a reader's input a message quotes (the page's rule too): a pasted page of text
+#: is not repeated back.
+QUOTE_CHARS = 40
+
+
+def quote(text: str) -> str:
+    """``text`` as a message quotes it: at most ``QUOTE_CHARS`` characters, cut with an ellipsis."""
+    return text if len(text) <= QUOTE_CHARS else text[:QUOTE_CHARS - 1] + "…"
+
+
 class AnswerError(ValueError):
     """An answer that cannot be judged; the message says why, in the words the page uses too."""
 
@@ -68,7 +78,7 @@ def parse_numbers(answer: Any, expect: str) -> np.ndarray:
                 raise AnswerError("Your answer contains NaN or infinity: enter finite numbers.")
             if not _NUMBER.match(t):
                 digits = " (write numbers with the digits 0-9)" if any(c.isdecimal() and not c.isascii() for c in t) else ""
-                raise AnswerError(f"Expected {expect}; '{t}' is not a number{digits}.")
+                raise AnswerError(f"Expected {expect}; '{quote(t)}' is not a number{digits}.")
             values.append(float(t))
         arr = np.asarray(values, dtype=np.float64)
     else:
@@ -98,5 +108,5 @@ def _parse_option(answer: Any, keys: Sequence[str]) -> str:
     raw = normalise_text(answer)
     key = raw.lstrip("(").rstrip(")").lower()
     if key not in keys:
-        raise AnswerError(f"Choose one of {choices}; '{raw}' is not one of them.")
+        raise AnswerError(f"Choose one of {choices}; '{quote(raw)}' is not one of them.")
     return key

@@ -96,12 +96,14 @@ class Numeric:
     """A numeric answer: one number, a vector, a matrix or a shape, computed by ``compute()``.
 
     ``tol`` is the absolute tolerance (ask for 3 decimals, accept ±0.0005 or so); ``expect`` says
-    what to enter, e.g. "3 numbers, the weights of row 1".
+    what to enter, e.g. "3 numbers, the weights of row 1". ``units`` marks an answer asked in a unit
+    (MiB, MFLOP), where the right number in another unit is a slip worth naming.
     """
 
     compute: Callable[[], Any]
     tol: float
     expect: str
+    units: bool = False  # the answer is in a unit (MiB, MFLOP): the right number times 10^±3k is named a unit slip
     value: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:

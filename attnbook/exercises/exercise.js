@@ -11,11 +11,30 @@ const NUMBER = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
 const SEPARATORS = /[ \t\n\r\f\v,;()[\]]+/;
 const NONFINITE = ["nan", "inf", "+inf", "-inf", "infinity", "-infinity"];
 const UNIT_POWERS = [3, 6, 9, -3, -6, -9];
-const UNIT_MESSAGE = "Your number is the right one times 10^{power}: the method is right, the unit is not. " +
+const UNIT_RTOL = 0.005;
+const UNIT_MESSAGE = "Your number is the right one times 10^{power}: check the unit. " +
   "Enter {expect}, in the unit the exercise asks for.";
+const AMBIGUOUS_MESSAGE = "More than one slip gives this number: {names}. Check each step. {hint}";
 const NEAR_MISS = 10;
 const NEAR_MISS_MESSAGE = "Close: your method looks right, but the value is off by more than rounding allows. " +
   "Check your rounding (keep more decimals in the steps): enter {expect}.";
+const QUOTE_CHARS = 40;
+const DECIMAL_COMMA = /(?<![0-9.])[0-9]+,[0-9]+(?![0-9.])/;
+const COMMA_NOTE = "(A comma separates two numbers: if '{typed}' is one decimal number, write it with a point, {point}.)";
+
+// quote() in _parsing.py: at most QUOTE_CHARS characters (code points) of what the reader typed.
+function quote(text) {
+  const chars = Array.from(text);
+  return chars.length <= QUOTE_CHARS ? text : chars.slice(0, QUOTE_CHARS - 1).join("") + "\u2026";
+}
+
+// comma_note() in _diagnose.py: a word on a decimal comma, which the rule reads as a separator.
+function commaNote(text) {
+  if (typeof text !== "string") return "";
+  const found = normaliseText(text).match(DECIMAL_COMMA);
+  if (!found) return "";
+  return COMMA_NOTE.replace("{typed}", quote(found[0])).replace("{point}", quote(found[0].replace(",", ".")));
+}
 
 function normaliseText(text) {
   return String(text).normalize("NFKC").replace(/\u2212/g, "-").replace(/[\ufeff\u200b\u200c\u200d\u2060]/g, "")
@@ -36,7 +55,7 @@ function parseNumbers(text, expect) {
     }
     if (!NUMBER.test(t)) {
       const digits = /(?![0-9])\p{Nd}/u.test(t) ? " (write numbers with the digits 0-9)" : "";
-      throw new AnswerError(`Expected ${expect}; '${t}' is not a number${digits}.`);
+      throw new AnswerError(`Expected ${expect}; '${quote(t)}' is not a number${digits}.`);
     }
     values.push(Number(t));
   }
@@ -57,7 +76,7 @@ function parseOption(answer, keys) {
   }
   const raw = normaliseText(answer);
   const key = raw.replace(/^\(+|\)+$/g, "").toLowerCase();
-  if (!keys.includes(key)) throw new AnswerError(`Choose one of ${choices}; '${raw}' is not one of them.`);
+  if (!keys.includes(key)) throw new AnswerError(`Choose one of ${choices}; '${quote(raw)}' is not one of them.`);
   return key;
 }
 
@@ -69,23 +88,63 @@ function misconception(m) {
   return { status: "misconception", title: m.title, message: m.hint, href: m.href, linkTitle: m.linkTitle, key: m.key };
 }
 
-function diagnoseNumeric(ex, spec, text, mistakes) {
-  const got = parseNumbers(text, spec.expect);
+// _close_to_a_slip() in _diagnose.py: near a mistake's value, "close" could be another method rounded.
+function closeToASlip(got, spec, mistakes) {
+  return mistakes.some((m) => m.value && matches(got, m.value, NEAR_MISS * spec.tol));
+}
+
+// _unit_power() in _diagnose.py: only for an answer asked in a unit, with a tolerance that scales.
+function unitPower(got, spec) {
+  if (!spec.units || !spec.value.every((v) => Math.abs(v) > spec.tol)) return null;
+  for (const power of UNIT_POWERS) {
+    const scaled = spec.value.map((v) => v * 10 ** power);
+    if (got.length === scaled.length && got.every((g, i) =>
+      Math.abs(g - scaled[i]) <= Math.max(spec.tol * 10 ** power, UNIT_RTOL * Math.abs(scaled[i])))) return power;
+  }
+  return null;
+}
+
+function numericRule(ex, spec, got, mistakes) {
   if (matches(got, spec.value, spec.tol)) return verdict(ex, "correct", ex.why, false);
-  for (const m of mistakes) if (m.value && matches(got, m.value, spec.tol)) return misconception(m);
+  for (const c of spec.confusions || []) {
+    if (matches(got, c.value, spec.tol)) {
+      return verdict(ex, "not-yet", AMBIGUOUS_MESSAGE.replace("{names}", c.names.join("; or ")).replace("{hint}", ex.hint), true);
+    }
+  }
+  // a mistake may give a different number of values (a shape without the batch axis)
+  const named = mistakes.filter((m) => m.value && matches(got, m.value, spec.tol));
+  if (named.length > 1) {  // two slips' values both within the tolerance of this answer: it shows neither alone
+    const names = named.map((m) => m.name).join("; or ");
+    return verdict(ex, "not-yet", AMBIGUOUS_MESSAGE.replace("{names}", names).replace("{hint}", ex.hint), true);
+  }
+  if (named.length) return misconception(named[0]);
   if (got.length !== spec.value.length) {
     throw new AnswerError(`Expected ${spec.expect}, got ${got.length} number${got.length !== 1 ? "s" : ""}.`);
   }
-  if (matches(got, spec.value, NEAR_MISS * spec.tol)) {
+  if (matches(got, spec.value, NEAR_MISS * spec.tol) && !closeToASlip(got, spec, mistakes)) {
     return verdict(ex, "not-yet", NEAR_MISS_MESSAGE.replace("{expect}", spec.expect), true);
   }
-  for (const power of spec.value.every((v) => v !== 0) ? UNIT_POWERS : []) {
-    const scaled = spec.value.map((v) => v * 10 ** power);
-    if (matches(got, scaled, spec.tol * 10 ** Math.max(power, 0))) {
-      return verdict(ex, "not-yet", UNIT_MESSAGE.replace("{power}", power).replace("{expect}", spec.expect), true);
-    }
+  const power = unitPower(got, spec);
+  if (power !== null) {
+    return verdict(ex, "not-yet", UNIT_MESSAGE.replace("{power}", power).replace("{expect}", spec.expect), true);
   }
   return verdict(ex, "not-yet", ex.hint, true);
+}
+
+function withNote(message, note) {
+  return note ? `${message} ${note}`.trim() : message;
+}
+
+function diagnoseNumeric(ex, spec, text, mistakes) {
+  const note = commaNote(text);
+  let v;
+  try {
+    v = numericRule(ex, spec, parseNumbers(text, spec.expect), mistakes);
+  } catch (err) {
+    if (err instanceof AnswerError) throw new AnswerError(withNote(err.message, note));
+    throw err;
+  }
+  return note && v.status !== "correct" ? { ...v, message: withNote(v.message, note) } : v;
 }
 
 function diagnoseChoice(ex, spec, answer) {
@@ -102,8 +161,10 @@ function diagnoseFindError(ex, spec, step, text) {
     return verdict(ex, "not-yet", ex.hint, true);
   }
   const v = diagnoseNumeric(ex, spec.value, text, ex.mistakes.filter((m) => m.value));
+  const note = commaNote(text);
   // a near miss or a unit slip keeps its own message
-  return v.status === "not-yet" && v.message === ex.hint ? verdict(ex, "not-yet", spec.valueHint, true) : v;
+  return v.status === "not-yet" && v.message === withNote(ex.hint, note)
+    ? verdict(ex, "not-yet", withNote(spec.valueHint, note), true) : v;
 }
 
 // The verdict on an answer: `answer` is the text of the input (numeric), the chosen key (choice), or

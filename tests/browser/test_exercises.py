@@ -57,6 +57,21 @@ def test_answering_a_number_by_keyboard_alone(magnitude) -> None:  # noqa: ANN00
     assert feedback.get_attribute("data-status") == "invalid"
 
 
+def test_a_pasted_page_is_quoted_in_forty_characters(magnitude) -> None:  # noqa: ANN001
+    """A 2,000-character paste into the answer box: the feedback quotes at most 40 characters of it, as the
+    Python checker does, and stays a few lines tall."""
+    page = magnitude
+    card = _card(page, NUMERIC)
+    pasted = "x" + "1234567890" * 200
+    card.locator('input[data-name="answer"]').fill(pasted)
+    card.locator('button[data-name="check"]').click()
+    feedback = card.locator(".attnex-feedback")
+    message = feedback.locator(".attnex-verdict-message").inner_text()
+    assert message == diagnose(NUMERIC, pasted).message
+    assert all(len(q) <= 40 for q in re.findall(r"'([^']*)'", message)) and len(message) < 200, message
+    assert feedback.bounding_box()["height"] < 200
+
+
 def test_choosing_an_option_by_keyboard_alone(magnitude) -> None:  # noqa: ANN001
     """A choice is made with the space bar and the arrow keys, and checked with Tab and Enter."""
     page = magnitude
