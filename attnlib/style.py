@@ -90,23 +90,24 @@ def drawn_texts(fig: Figure) -> list[tuple[float, str]]:
     sees counts: tick labels the locator keeps, legends, colour-bar labels, heatmap numbers,
     annotations; not hidden Axes or switched-off tick labels.
     """
-    return [(size, text) for size, text, _ in _drawn(fig)]
+    return [(size, text) for size, text, _, _ in _drawn(fig)]
 
 
-def _drawn(fig: Figure) -> list[tuple[float, str, Any]]:
-    """Every non-empty text drawn, as ``(font size in px, text, its box in pixels of the figure)``."""
+def _drawn(fig: Figure) -> list[tuple[float, str, Any, bool]]:
+    """Every non-empty text drawn, as ``(font size in px, text, its box in pixels of the figure,
+    whether it is upright)``."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
     renderer = canvas.get_renderer()
-    seen: list[tuple[float, str, Any]] = []
+    seen: list[tuple[float, str, Any, bool]] = []
     draw_text = renderer.draw_text
 
     def spy(gc: Any, x: float, y: float, s: str, prop: Any, angle: float, *args: Any, **kwargs: Any) -> Any:
         if s.strip():
             mtext = kwargs.get("mtext")
             box = mtext.get_window_extent(renderer) if mtext is not None else None
-            seen.append((float(renderer.points_to_pixels(prop.get_size_in_points())), s, box))
+            seen.append((float(renderer.points_to_pixels(prop.get_size_in_points())), s, box, angle % 180 == 0))
         return draw_text(gc, x, y, s, prop, angle, *args, **kwargs)
 
     renderer.draw_text = spy  # an instance attribute: this renderer only, for this one draw
@@ -123,19 +124,21 @@ MIN_GAP_PX = 4.0
 
 def overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
     """The pairs of drawn texts whose boxes overlap (sharing more than a quarter of the lower one's
-    height), or sit side by side less than :data:`MIN_GAP_PX` apart on the same line (a heatmap's
-    "0.10" and "0.12" running into "0.100.12")."""
+    height), or, both upright, sit side by side less than :data:`MIN_GAP_PX` apart on the same line
+    (a heatmap's "0.10" and "0.12" running into "0.100.12")."""
     boxes = {}
-    for _, text, box in _drawn(fig):
+    for _, text, box, upright in _drawn(fig):
         if box is not None:  # a text of several lines is drawn line by line: one box for all of them
-            boxes.setdefault((round(box.x0, 1), round(box.y0, 1), round(box.x1, 1), round(box.y1, 1)), text)
+            boxes.setdefault((round(box.x0, 1), round(box.y0, 1), round(box.x1, 1), round(box.y1, 1)), (text, upright))
     items = list(boxes.items())
     pairs = []
-    for i, ((ax0, ay0, ax1, ay1), a) in enumerate(items):
-        for (bx0, by0, bx1, by1), b in items[i + 1:]:
+    for i, ((ax0, ay0, ax1, ay1), (a, a_up)) in enumerate(items):
+        for (bx0, by0, bx1, by1), (b, b_up) in items[i + 1:]:
             high = min(ay1, by1) - max(ay0, by0)  # how much they share vertically (a box holds its line's
             wide = min(ax1, bx1) - max(ax0, bx0)  # leading: a quarter of it shared is not yet a clash) ...
-            if high > 0.25 * min(ay1 - ay0, by1 - by0) and wide > -MIN_GAP_PX:  # ... and horizontally (< 0: the gap)
+            # ... and horizontally (< 0: the gap; turned texts side by side are lines, their boxes hold the leading)
+            gap = MIN_GAP_PX if a_up and b_up else 0.0
+            if high > 0.25 * min(ay1 - ay0, by1 - by0) and wide > -gap:
                 pairs.append((a, b))
     return pairs
 
