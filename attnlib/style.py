@@ -71,8 +71,8 @@ RC = {
 #: 710 px read as they are, and the book makes none wider: :data:`COLUMN_IN`); at 1280 px (a 672 px
 #: column) 12 pt stays above 10 px in figures up to about 1,120 px wide.
 MIN_TEXT_PT = 12.0
-#: The widest a figure is made, in inches: with its margins it stays within about 700 px at 100 dpi,
-#: so its 12 pt text reads at 8 CSS px or more in a 390 px phone's 342 px column, with no zoom. A
+#: The widest a figure is made (inches). With its margins it stays within about 700 px at 100 dpi,
+#: so its 12 pt text reads at 8 CSS px or more in a 390 px phone's 342 px column, with no zoom; a
 #: figure of several panels stacks them (one column) to fit.
 COLUMN_IN = 6.6
 #: The PNG text chunk that carries a figure's smallest text, in pixels of the PNG.
