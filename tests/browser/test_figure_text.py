@@ -64,9 +64,9 @@ def test_a_planted_figure_with_tiny_text_fails(open_page, viewport: str) -> None
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_a_planted_wide_figure_fails_on_a_phone_only(open_page, viewport: str) -> None:  # noqa: ANN001
-    """A figure 11 in wide with 12 pt text (as 23 of the book's figures were before issue 51): 16.7 px
-    of its PNG, drawn about 10.3 px at 1280 px, which reads, and about 5.3 px at 390 px, which the
-    phone's check reports (a dialog that opens it at full size does not count)."""
+    """A figure 11 in wide with 12 pt text (as 23 of the book's figures were about, before issue 51):
+    16.7 px of its PNG (about 900 px wide), drawn above 10 px at 1280 px, which reads, and near 6 px
+    at 390 px, which the phone's check reports (a dialog that opens it at full size does not count)."""
     page, _ = open_page(FIGURE_PAGES[0])
     page.set_viewport_size(PHONE if viewport == "phone" else DESKTOP)
     before = page.evaluate(FIGURES)
@@ -74,7 +74,7 @@ def test_a_planted_wide_figure_fails_on_a_phone_only(open_page, viewport: str) -
       document.querySelector(".bd-article").append(img); }""", _planted_png(12, width=11))
     after = page.evaluate(FIGURES)
     planted = next(f for f in after if f["name"] == "planted wide")
-    assert planted["natural"] > 1000 and planted["overlapping"] == "none"
+    assert planted["natural"] > 850 and planted["overlapping"] == "none"
     least = MIN_PX[viewport]
     reported = [m.split(":")[0] for m in too_small(after, least)]
     expected = [m.split(":")[0] for m in too_small(before, least)]
