@@ -132,7 +132,7 @@ def heatmap(
             raise ValueError(f"{name} has {len(labels)} entries, the matrix has {n} (shape {arr.shape})")
     import seaborn as sns  # here, not at the top: only heatmaps need it, and it costs a chapter 0.4 s to import
 
-    ax = _axes(ax, (1.0 + 0.7 * arr.shape[1], 0.8 + 0.6 * arr.shape[0]))
+    ax = _axes(ax, (min(style.COLUMN_IN, 1.0 + 0.7 * arr.shape[1]), 0.8 + 0.6 * arr.shape[0]))
     annot = annotate and arr.size <= 400
     sns.heatmap(
         arr, ax=ax, annot=annot, fmt=fmt, cmap="viridis", vmin=vmin, vmax=vmax,
@@ -208,14 +208,14 @@ def scaling_softmax_bars(
     *,
     d_k: int,
     axes: Sequence[Axes] | None = None,
-    stacked: bool = False,
+    stacked: bool = True,
 ) -> tuple[Axes, Axes]:
     """Steps 2–3 of the geometric view, as bars: left, the raw scores next to the scaled logits
     ``score / √d_k``; right, the softmax weights of the logits (computed with ``attnlib.softmax``).
 
     Two panels because scores and weights have different units: pass two Axes in ``axes`` or get a
-    new figure, the two side by side (10 in wide: on a phone it opens at full size), or with
-    ``stacked=True`` one above the other (6 in wide: its text reads on a phone as it is).
+    new figure, one above the other (6 in wide: its text reads on a phone as it is), or with
+    ``stacked=False`` side by side (10 in wide: too small on a phone).
     Returns ``(scores_axes, weights_axes)``. Used in: "Worked example: 'it' attends".
     """
 
@@ -363,7 +363,8 @@ def batch_diagram(values: np.ndarray, tokens: Sequence[Sequence[str]], *, ax: Ax
     """Token, sequence and batch side by side, drawn from a ``(batch, seq, d)`` array.
 
     Left: one token, a column of ``d`` numbers (shape ``[D]``). Middle: the first sequence, ``seq``
-    such columns (``[S, D]``). Right: the whole batch as stacked sequences (``[B, S, D]``). Cell
+    such columns (``[S, D]``). Right: the whole batch as stacked sequences (``[B, S, D]``), each layer
+    labelled by its first word (the figure fits a phone's column). Cell
     colours are the values (viridis). ``tokens[b][s]`` labels token ``s`` of sequence ``b``.
     Used in: "Attention in PyTorch".
     """
@@ -371,7 +372,9 @@ def batch_diagram(values: np.ndarray, tokens: Sequence[Sequence[str]], *, ax: Ax
     b_n, s_n, d_n = arr.shape
     if len(tokens) != b_n or any(len(t) != s_n for t in tokens):
         raise ValueError(f"tokens must be {b_n} sequences of {s_n} words to match values of shape {arr.shape}")
-    ax = _axes(ax, (12, 5.5))
+    if ax is None:  # its own figure: the diagram takes the whole width
+        ax = _axes(None, (style.COLUMN_IN, 4.0))
+        ax.figure.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.9)
     norm = mpl.colors.Normalize(vmin=float(arr.min()), vmax=float(arr.max()))
     cmap = mpl.colormaps["viridis"]
 
@@ -388,13 +391,13 @@ def batch_diagram(values: np.ndarray, tokens: Sequence[Sequence[str]], *, ax: Ax
     ax.text(-0.3, d_n / 2, f"{d_n} features", ha="right", va="center", rotation=90, fontsize=style.MIN_TEXT_PT, color=ink)
     ax.text(0.5, d_n + 0.3, tokens[0][0], ha="center", va="bottom", fontsize=style.MIN_TEXT_PT, color=ink)
     caption(0.5, f"token\n[D] = [{d_n}]")
-    x_seq = 3.0
+    x_seq = 3.5
     for s in range(s_n):  # one sequence
         column(x_seq + s, 0, arr[0, s])
         ax.text(x_seq + s + 0.5, d_n + 0.3, tokens[0][s], ha="center", va="bottom", fontsize=style.MIN_TEXT_PT,
-                rotation=30, color=ink)
+                rotation=90, color=ink)
     caption(x_seq + s_n / 2, f"sequence\n[S, D] = [{s_n}, {d_n}]")
-    x_batch, step = x_seq + s_n + 3.0, 0.9
+    x_batch, step = x_seq + s_n + 3.5, 0.9
     for b in reversed(range(b_n)):  # back layers first, sequence 0 in front
         for s in range(s_n):
             column(x_batch + b * step + s, b * step, arr[b, s])
@@ -402,10 +405,9 @@ def batch_diagram(values: np.ndarray, tokens: Sequence[Sequence[str]], *, ax: Ax
     for b in range(b_n):  # one label per layer, right of the stack, with a leader line
         y = b * step + d_n - 0.5
         ax.plot([x_batch + b * step + s_n, x_label - 0.1], [y, y], color=style.PALETTE["grey"], lw=0.8)
-        ax.text(x_label, y, f"sequence {b}: " + " ".join(tokens[b]), ha="left", va="center",
-                fontsize=style.MIN_TEXT_PT, color=ink)
+        ax.text(x_label, y, f"{tokens[b][0]} …", ha="left", va="center", fontsize=style.MIN_TEXT_PT, color=ink)
     caption(x_batch + s_n / 2, f"batch\n[B, S, D] = [{b_n}, {s_n}, {d_n}]")
-    ax.set_xlim(-1.5, x_label + 0.45 * max(len(' '.join(t)) + 12 for t in tokens))
+    ax.set_xlim(-1.5, x_label + 0.6 * max(len(t[0]) + 2 for t in tokens))
     ax.set_ylim(-2.2, d_n + (b_n - 1) * step + 1.6)
     ax.set_aspect("equal")
     ax.axis("off")

@@ -3,9 +3,11 @@
 Figures (issue 34 §6): each figure's PNG says how big its smallest text is, in pixels of the PNG
 (the text chunk ``attnlib.style.figure_png`` writes). The page draws the PNG at some width; the
 reader sees that text at ``smallest × displayed width / natural width`` CSS pixels: at least
-:data:`MIN_PX` ``["desktop"]`` at 1280 px, and on a phone at least ``["phone"]``, either in the page or,
-for a figure too wide for a phone, in the dialog that opens it at full size
-(``_ext/static/figure_zoom.js``), reached by the keyboard.
+:data:`MIN_PX` ``["desktop"]`` at 1280 px, and on a phone at least ``["phone"]``, in the page, with
+no dialog opened (issue 51 §1; the dialog that opens a shrunk figure at full size,
+``_ext/static/figure_zoom.js``, is a convenience, checked to work by the keyboard). The PNG also
+lists the texts that overlap or run into each other (``attnlib.style.OVERLAP_KEY``): there must be
+none, which holds at every width since the page scales the image as a whole.
 
 Formulas: at a phone's width every formula fits its line, drawn at least :data:`MIN_SCALE` of the
 text's size; one wider than that scrolls sideways, reachable by the keyboard, and fades out where more
@@ -35,6 +37,17 @@ def drawn(fig: dict[str, Any]) -> float | None:
     return float(fig["smallest"]) * fig["shown"] / fig["natural"]
 
 
+def overlapping(figures: list[dict[str, Any]]) -> list[str]:
+    """The figures whose PNG lists texts that overlap (or does not say: not drawn through attnlib.style)."""
+    bad = []
+    for fig in figures:
+        if fig.get("overlapping") is None:
+            bad.append(f"{fig['name']}: its PNG does not record whether its texts overlap")
+        elif fig["overlapping"] != "none":
+            bad.append(f"{fig['name']}: texts overlap: {fig['overlapping']}")
+    return bad
+
+
 def too_small(figures: list[dict[str, Any]], least: float) -> list[str]:
     """The figures whose smallest text the page draws below ``least`` CSS px (or never measured)."""
     bad = []
@@ -54,7 +67,7 @@ def opened_at_full_size(page: Any, fig: dict[str, Any]) -> str | None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout  # heavy; only browser runs need it
 
     if not fig["zoom"]:
-        return f"{fig['name']}: too small at 390 px and no 'open at full size' button"
+        return f"{fig['name']}: drawn smaller than its size at 390 px and no 'open at full size' button"
     button = page.locator(f"button.attnbook-zoom-open[data-test-figure='{fig['n']}']")
     button.focus()
     page.keyboard.press("Enter")

@@ -128,6 +128,7 @@ FIGURES = r"""async () => {
       n, name: (img.closest("figure[id]") || {}).id || img.alt.slice(0, 60) || img.src.slice(-30),
       natural: img.naturalWidth, shown: img.getBoundingClientRect().width,
       smallest: text["attnlib:smallest-text-px"] ?? null, what: text["attnlib:smallest-text"] ?? "",
+      overlapping: text["attnlib:overlapping-text"] ?? null,
       zoom: !!button && !button.hidden,
     });
   }

@@ -144,7 +144,7 @@ class PageReading:
     (:func:`read_desktop`: the requests, math, raw TeX, title and navigation, the figures), then per
     theme (:func:`read_theme`: background, captions, axe-core, widget cards), then at a phone's size
     per theme (:func:`read_phone`), then at a phone's size once the layout has settled
-    (:func:`read_phone_text`: the formulas, the figures, and the problems ``zoomed`` met opening each
+    (:func:`read_phone_text`: the formulas, the figures, and the problems ``zoomed`` met opening the first
     figure too small for the phone at full size; see :mod:`bookdev.legibility`), then, on a chapter
     with exercises, the feedback the page showed for each answer a reader might give
     (``exercises``: :func:`bookdev.exercise_driver.read_feedback`). ``figures`` holds
@@ -267,19 +267,18 @@ def read_phone(page: Any, theme: str) -> PhoneReading:
 
 def read_phone_text(page: Any, reading: PageReading) -> None:
     """At a phone's size, once the text column has settled (the site refits its formulas to the new
-    width): the formulas and the figures of ``reading``'s page, and each figure too small for the
-    phone opened at full size by the keyboard (:func:`legibility.opened_at_full_size`)."""
+    width): the formulas and the figures of ``reading``'s page, and its first figure drawn smaller than
+    its own size opened at full size by the keyboard (:func:`legibility.opened_at_full_size`)."""
     page.evaluate(readings.SETTLED)
     if reading.name in MATH_PAGES:
         reading.formulas = legibility.shown_formulas(page)
     if reading.name in FIGURE_PAGES:
         reading.figures["phone"] = page.evaluate(readings.FIGURES)
-        for fig in reading.figures["phone"]:
-            size = legibility.drawn(fig)  # None: not measured, which the check reports
-            if size is not None and size < legibility.MIN_PX["phone"]:
-                problem = legibility.opened_at_full_size(page, fig)
-                if problem:
-                    reading.zoomed.append(problem)
+        shrunk = [fig for fig in reading.figures["phone"] if fig["shown"] < fig["natural"] - 1]
+        for fig in shrunk[:1]:  # the page's first shrunk figure: its full-size dialog works by the keyboard
+            problem = legibility.opened_at_full_size(page, fig)
+            if problem:
+                reading.zoomed.append(problem)
 
 
 def wait_for_requests(page: Any, log: PageLog, quiet_ms: float = 100, timeout_ms: float = 20_000) -> None:

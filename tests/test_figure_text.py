@@ -116,21 +116,19 @@ HELPERS = {
     "tiling": lambda: plots.tiling(8, 2, causal=True, title="tiles"),
     "batch_diagram": lambda: plots.batch_diagram(np.zeros((2, 3, 4)), [["a", "b", "c"], ["d", "e", "f"]]),
 }
-#: Helpers whose own figure is too wide to read inline on a phone: they open at full size there.
-WIDE = {"batch_diagram", "scaling_softmax_bars"}
 
 
 @pytest.mark.parametrize("name", sorted(HELPERS))
 def test_each_helper_draws_no_text_below_the_book_floor(name: str) -> None:
     """Every plot helper's own figure: no text below ``MIN_TEXT_PT``; at the site's column width,
-    at least 10 CSS px at 1280 px and (unless it is one of the wide ones) 8 px at 390 px."""
+    at least 10 CSS px at 1280 px and 8 px at 390 px; no two of its texts overlap."""
     fig = HELPERS[name]().figure
     size, text = style.smallest_text(fig)
     assert size >= style.MIN_TEXT_PT * PX_PER_PT - 1e-9, f"{name}: {text!r} at {size:.1f} px"
     width = _png_width(fig)
     assert size * min(1.0, COLUMN["desktop"] / width) >= 10, f"{name}: {width} px wide"
-    if name not in WIDE:
-        assert size * min(1.0, COLUMN["phone"] / width) >= 8, f"{name}: {width} px wide, {text!r}"
+    assert size * min(1.0, COLUMN["phone"] / width) >= 8, f"{name}: {width} px wide, {text!r}"
+    assert style.overlapping_texts(fig) == [], name
 
 
 def test_heatmap_numbers_fit_in_their_cells() -> None:
@@ -146,3 +144,67 @@ def test_heatmap_numbers_fit_in_their_cells() -> None:
         cell = abs(ax.transData.transform((1, 0))[0] - ax.transData.transform((0, 0))[0])
         widths = [t.get_window_extent().width for t in ax.texts]
         assert len(widths) == 56 and max(widths) < cell, (max(widths), cell)
+
+
+def test_overlapping_or_touching_texts_are_found() -> None:
+    """The guard of the overlap record: heatmap numbers too wide for their cells run into each other
+    ("0.100.12") and are reported; the same numbers in cells wide enough are not."""
+    style.use()
+    fig, (narrow, wide) = plt.subplots(2, 1, figsize=(6, 5))
+    for ax in (narrow, wide):
+        ax.set_xlim(0, 8)
+        ax.axis("off")
+    for i in range(8):
+        narrow.text(i * 0.1, 0.5, f"0.1{i}", fontsize=12)  # 0.1 of 8 units of 6 in: 0.075 in apart
+        wide.text(i, 0.5, f"0.1{i}", fontsize=12)
+    pairs = style.overlapping_texts(fig)
+    assert ("0.10", "0.11") in pairs and len(pairs) >= 7
+    png = style.figure_png(fig, base64_encoded=False)
+    assert "'0.10' / '0.11'" in style.read_png_text(png)[style.OVERLAP_KEY]
+    plt.close(fig)
+    fig, ax = plt.subplots(figsize=(6, 2))
+    ax.set_xlim(0, 8)
+    for i in range(8):
+        ax.text(i, 0.5, f"0.1{i}", fontsize=12)
+    assert style.overlapping_texts(fig) == []
+    assert style.read_png_text(style.figure_png(fig, base64_encoded=False))[style.OVERLAP_KEY] == "none"
+
+
+def _stored_figures() -> list[tuple[str, str, bytes]]:
+    """Every figure the book's pages store: (notebook, figure name, PNG)."""
+    import base64
+    import json
+
+    found = []
+    for nb in sorted((ROOT / "book").glob("*.ipynb")):
+        for i, cell in enumerate(json.loads(nb.read_text(encoding="utf-8"))["cells"]):
+            name = cell.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("name", f"cell {i}")
+            for out in cell.get("outputs", []):
+                if "image/png" in out.get("data", {}):
+                    found.append((nb.name, name, base64.b64decode(out["data"]["image/png"])))
+    return found
+
+
+def test_every_stored_figure_reads_in_the_column_with_no_text_overlapping() -> None:
+    """Every figure a page stores: its smallest text, scaled to the site's column (a phone's 342 px,
+    the desktop's 672 px), is at least 8 and 10 CSS px, and its PNG records no overlapping texts.
+    (The browser tests measure the same on the built site, as the reader's browser draws it.)"""
+    figures = _stored_figures()
+    assert len(figures) >= 40
+    problems = []
+    for nb, name, png in figures:
+        chunks = style.read_png_text(png)
+        with Image.open(io.BytesIO(png)) as im:
+            width = im.size[0]
+        if chunks.get(style.TEXT_KEY, "none") == "none":
+            problems.append(f"{nb} {name}: its text not measured (shown without attnlib.style.use())")
+            continue
+        size = float(chunks[style.TEXT_KEY])
+        for where, least in (("phone", 8.0), ("desktop", 10.0)):
+            drawn = size * min(1.0, COLUMN[where] / width)
+            if drawn < least:
+                problems.append(f"{nb} {name}: {chunks[style.TEXT_WHAT_KEY]!r} at {drawn:.1f} px on the {where} "
+                                f"({width} px wide)")
+        if chunks.get(style.OVERLAP_KEY, "not measured") != "none":
+            problems.append(f"{nb} {name}: overlapping texts: {chunks.get(style.OVERLAP_KEY, 'not measured')}")
+    assert not problems, "\n".join(problems)

@@ -1,8 +1,11 @@
-"""Figures a phone can read (issue 34 §6): the guard of the measure.
+"""Figures a phone can read (issue 34 §6, issue 51 §1): the guard of the measure.
 
 Every figure of every page is measured at 1280 px and at 390 px by the check ``figures_readable``
-of test_pages.py, in that page's one visit (the measure: :mod:`bookdev.legibility`). Here the guard
-plants a figure with tiny text in a real page and shows that the same measure fails it, and only it.
+of test_pages.py, in that page's one visit (the measure: :mod:`bookdev.legibility`): its smallest
+text as drawn in the page, with no dialog opened, and whether its texts overlap. Here the guard
+plants figures in a real page and shows that the same measure fails them, and only them: one with
+tiny text, and one of the book's former wide figures (11 in, 12 pt text), which a desktop reads and
+a phone does not.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 900}
 
 
-def _planted_png(fontsize: float) -> str:
-    """A figure drawn through the book's style, with its title at ``fontsize`` points, as a data: URL."""
+def _planted_png(fontsize: float, width: float = 4) -> str:
+    """A figure ``width`` inches wide drawn through the book's style, with its title at ``fontsize``
+    points, as a data: URL."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -30,7 +34,7 @@ def _planted_png(fontsize: float) -> str:
     from attnlib import style
 
     style.use()
-    fig, ax = plt.subplots(figsize=(4, 3))
+    fig, ax = plt.subplots(figsize=(width, 3))
     ax.plot([0, 1], [0, 1])
     ax.set_title("planted", fontsize=fontsize)
     try:
@@ -56,3 +60,22 @@ def test_a_planted_figure_with_tiny_text_fails(open_page, viewport: str) -> None
     least = MIN_PX[viewport]
     assert [m.split(":")[0] for m in too_small(after, least)] == [*(m.split(":")[0] for m in too_small(before, least)),
                                                                     "planted"]
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_a_planted_wide_figure_fails_on_a_phone_only(open_page, viewport: str) -> None:  # noqa: ANN001
+    """A figure 11 in wide with 12 pt text (as 23 of the book's figures were about, before issue 51):
+    16.7 px of its PNG (about 900 px wide), drawn above 10 px at 1280 px, which reads, and near 6 px
+    at 390 px, which the phone's check reports (a dialog that opens it at full size does not count)."""
+    page, _ = open_page(FIGURE_PAGES[0])
+    page.set_viewport_size(PHONE if viewport == "phone" else DESKTOP)
+    before = page.evaluate(FIGURES)
+    page.evaluate("""(src) => { const img = document.createElement("img"); img.src = src; img.alt = "planted wide";
+      document.querySelector(".bd-article").append(img); }""", _planted_png(12, width=11))
+    after = page.evaluate(FIGURES)
+    planted = next(f for f in after if f["name"] == "planted wide")
+    assert planted["natural"] > 850 and planted["overlapping"] == "none"
+    least = MIN_PX[viewport]
+    reported = [m.split(":")[0] for m in too_small(after, least)]
+    expected = [m.split(":")[0] for m in too_small(before, least)]
+    assert reported == expected + (["planted wide"] if viewport == "phone" else [])

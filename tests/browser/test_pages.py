@@ -154,17 +154,19 @@ def fits_a_phone(r: PageReading) -> list[str]:
 
 
 def figures_readable(r: PageReading) -> list[str]:
-    """Every figure's smallest text, as its PNG records it (``attnlib.style``), is drawn at least 10 CSS
-    px at 1280 px; at 390 px at least 8 px, in the page or in the full-size dialog that the keyboard
-    opens from the button under a shrunk figure (which pans by the arrow keys, closes by Escape and
-    gives the focus back). A figure whose PNG does not say fails: it was not measured."""
+    """Every figure's smallest text, as its PNG records it (``attnlib.style``), is drawn in the page at
+    least 10 CSS px at 1280 px and at least 8 px at 390 px, with no dialog opened; no figure's texts
+    overlap. The full-size dialog of a shrunk figure opens by the keyboard, pans by the arrow keys,
+    closes by Escape and gives the focus back. A figure whose PNG does not say fails: it was not
+    measured."""
     if r.name not in FIGURE_PAGES:
         return []
     problems = []
-    for width, least in (("desktop", lg.MIN_PX["desktop"]), ("phone", 0.0)):  # on a phone: measured, then zoomed
+    for width in ("desktop", "phone"):
         if not r.figures.get(width):
             problems.append(f"{width}: no figure found, though its HTML has one")
-        problems += [f"{width}: {p}" for p in lg.too_small(r.figures.get(width, []), least)]
+        problems += [f"{width}: {p}" for p in lg.too_small(r.figures.get(width, []), lg.MIN_PX[width])]
+    problems += lg.overlapping(r.figures.get("desktop", []))
     return problems + [f"phone, opened at full size: {p}" for p in r.zoomed]
 
 
