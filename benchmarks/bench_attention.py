@@ -237,26 +237,25 @@ def worker_tile(b: int, h: int, d: int, rounds: int) -> dict:
 
 def worker_decode(n: int, h: int, d: int, reps: int) -> dict:
     """Time to produce token n of one sequence (batch 1): with a KV cache of n - 1 tokens
-    (``attnlib.decoding.mha_step``: one token projected, one query row over the cache) against
+    (``attnlib.MultiHeadAttention.step``: one token projected, one query row over the cache) against
     recomputing the whole prefix (all n tokens projected, causal attention through torch's fused
     SDPA, which never builds the n×n matrix, and the last row kept)."""
     import torch
     import torch.nn.functional as F
 
     import attnlib
-    from attnlib import decoding
 
     torch.manual_seed(0)
     mha = attnlib.MultiHeadAttention(h * d, h).eval()
     x = torch.randn(1, n, h * d)  # (1, n, d_model)
-    cache = decoding.KVCache(1, h, d, capacity=n)
+    cache = attnlib.KVCache(1, h, d, capacity=n)
 
     def split(t: torch.Tensor) -> torch.Tensor:
         return t.reshape(1, n, h, d).transpose(1, 2)  # (1, h, n, d)
 
     def cached() -> torch.Tensor:
         cache.length = n - 1  # forget the token the previous call appended
-        return decoding.mha_step(mha, x[:, n - 1:], cache)[0]  # (1, 1, d_model)
+        return mha.step(x[:, n - 1:], cache)[0]  # (1, 1, d_model)
 
     def recomputed() -> torch.Tensor:
         q, k, v = split(mha.W_q(x)), split(mha.W_k(x)), split(mha.W_v(x))  # (1, h, n, d) each
@@ -264,7 +263,7 @@ def worker_decode(n: int, h: int, d: int, reps: int) -> dict:
         return mha.W_o(heads.transpose(1, 2).reshape(1, n, h * d))[:, -1:]  # (1, 1, d_model)
 
     with torch.no_grad():
-        decoding.mha_step(mha, x[:, :n - 1], cache)  # the prompt: n - 1 tokens in the cache
+        mha.step(x[:, :n - 1], cache)  # the prompt: n - 1 tokens in the cache
         diff = (cached() - recomputed()).abs().max().item()
         t_cached = cost.best_time(cached, repeats=reps)
         t_full = cost.best_time(recomputed, repeats=max(2, reps // 10))
@@ -501,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
     out += ["## Generation: one token with a KV cache against recomputing the prefix", "",
             f"One sequence (batch 1), one attention layer with d_model = H·d = {h * d} and H = {h} heads. "
             "'cached': the time to produce token n when the keys and values of the n − 1 earlier tokens are in "
-            "an `attnlib.decoding.KVCache` (`mha_step`: one token projected, one query row over the cache, "
+            "an `attnlib.KVCache` (`MultiHeadAttention.step`: one token projected, one query row over the cache, "
             "attnlib's readable attention). 'recomputed': all n tokens projected again and causal attention "
             "through torch's fused SDPA, last row kept (the fastest way without a cache). Best of 30 and of 3 "
             "calls in one fresh process. 'max diff' compares the two outputs.", "",

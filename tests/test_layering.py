@@ -69,6 +69,8 @@ def test_the_core_never_imports_the_companions(imported: dict[str, list[str]]) -
     companions = [m for m in imported["core"] if m.startswith("attnlib.companions")]
     assert not companions, f"core modules import companions: {companions}"
     for path in sorted((ROOT / "attnlib").glob("*.py")):
+        if path.stem in NOT_CORE:  # the viz layer may use the companions' array check (companions.checks)
+            continue
         text = path.read_text(encoding="utf-8")
         assert "companions" not in "".join(line for line in text.splitlines(True)
                                            if line.lstrip().startswith(("import ", "from "))), path.name

@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 import attnlib
 from attnlib import plots
 from attnlib.companions import examples, heads
-from attnlib.masks import masked_fill_softmax
+from attnlib.companions.foils import masked_fill_softmax
 
 
 def _pair(d_model: int, h: int, seed: int, bias: bool = True):
     torch.manual_seed(seed)
     ref = torch.nn.MultiheadAttention(d_model, h, batch_first=True, bias=bias)
-    return ref, attnlib.MultiHeadAttention(d_model, h, bias=bias).load_from_torch(ref)
+    return ref, attnlib.TorchCompatMultiHeadAttention(d_model, h, bias=bias).load_from_torch(ref)
 
 
 @settings(max_examples=30, deadline=None)
