@@ -125,7 +125,7 @@ def worker_breakdown(b: int, h: int, n: int, d: int, rounds: int) -> dict:
     import torch.nn.functional as F
 
     import attnlib
-    from attnlib._validate import validate_qkv
+    from attnlib.attention import attention_torch
 
     q, k, v = _inputs(b, h, n, d)
     scale = 1.0 / math.sqrt(d)
@@ -138,7 +138,7 @@ def worker_breakdown(b: int, h: int, n: int, d: int, rounds: int) -> dict:
     parts = {
         "sdpa": lambda: F.scaled_dot_product_attention(q, k, v),
         "readable": lambda: attnlib.scaled_dot_product_attention(q, k, v),
-        "validate_qkv": lambda: validate_qkv(q, k, v),
+        "the kernel without its checks": lambda: attention_torch(q, k, v, mask=None, causal=None, scale=scale),
         "q @ kᵀ · scale": lambda: (q @ k.transpose(-2, -1)).mul_(scale),
         "softmax": lambda: attnlib.softmax(scores),
         "weights @ v": lambda: weights @ v,
@@ -541,6 +541,7 @@ def main(argv: list[str] | None = None) -> int:
         if breakdown:
             m = breakdown["median"]
             mm = m["q @ kᵀ · scale"] + m["weights @ v"]
+            checks = max(0.0, m["readable"] - m["the kernel without its checks"])  # the door of the public call
             out += [
                 f"  Breakdown at n={TARGET_N_SPEED} (one process, medians of 3 interleaved rounds, ms): "
                 + ", ".join(f"{name} {1e3 * t:.0f}" for name, t in m.items()) + ".",
@@ -550,8 +551,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"score matrix ({cost.score_matrix_bytes(b, h, TARGET_N_SPEED) / MIB:,.0f} MiB) to memory, read it back "
                 "for softmax and for weights @ v, and return it as the weights; SDPA's fused kernel "
                 "keeps each tile of scores in cache and never writes the matrix.",
-                f"  Validation: validate_qkv (shapes, dtypes, and the NaN/Inf scan of q, k and v, n·d numbers "
-                f"each) takes {1e3 * m['validate_qkv']:.1f} ms = {100 * m['validate_qkv'] / m['readable']:.1f} % "
+                f"  Validation: the public call less its kernel (attention.attention_torch), that is the checks "
+                f"of shapes, dtypes and the NaN/Inf scan of q, k and v, n·d numbers each, takes "
+                f"{1e3 * checks:.1f} ms = {100 * checks / m['readable']:.1f} % "
                 f"of the readable call, so validation is not what holds it back. A NaN/+inf scan of the n×n "
                 f"scores would cost {1e3 * m['NaN/+inf scan of the n×n scores']:.0f} ms "
                 f"({100 * m['NaN/+inf scan of the n×n scores'] / m['readable']:.0f} % of the call); "
