@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from attnlib._validate import as_finite_array
+from attnlib.companions.checks import as_finite_array
 
 from .audit import load_inventory, row_order
 from .errata import Judgement, classify, judge, load_rows, markdown_cell, printed_numbers, render_value

@@ -1,12 +1,12 @@
-"""Input validation shared by every public function of attnlib.
-
-Used by all chapters indirectly: every error message a reader sees comes from here.
+"""Input validation of the core's public doors (softmax, attention, chunked, positions, the modules'
+constructors): the checks they share, so that they refuse bad input with the same messages. The
+inner calls trust what passed a door; the modules' own input checks sit beside them (``modules``),
+and the companions' in ``attnlib.companions.checks``.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any, Literal
 
 import numpy as np
@@ -21,21 +21,14 @@ def backend_of(x: Any, name: str) -> Backend:
         return "torch"
     if isinstance(x, np.ndarray):
         return "numpy"
-    raise TypeError(
-        f"{name} must be a torch.Tensor or a numpy.ndarray, got {type(x).__name__}"
-    )
+    raise TypeError(f"{name} must be a torch.Tensor or a numpy.ndarray, got {type(x).__name__}")
 
 
 def require_floating(x: torch.Tensor | np.ndarray, name: str) -> None:
     """Raise ``ValueError`` unless ``x`` has a real floating dtype."""
-    if isinstance(x, torch.Tensor):
-        ok = x.is_floating_point()
-    else:
-        ok = np.issubdtype(x.dtype, np.floating)
+    ok = x.is_floating_point() if isinstance(x, torch.Tensor) else np.issubdtype(x.dtype, np.floating)
     if not ok:
-        raise ValueError(
-            f"{name} must have a floating dtype, got {x.dtype} with shape {tuple(x.shape)}"
-        )
+        raise ValueError(f"{name} must have a floating dtype, got {x.dtype} with shape {tuple(x.shape)}")
 
 
 def require_finite(x: torch.Tensor | np.ndarray, name: str) -> None:
@@ -50,17 +43,13 @@ def require_finite(x: torch.Tensor | np.ndarray, name: str) -> None:
     else:
         bad = not bool(np.isfinite(x).all())
     if bad:
-        raise ValueError(
-            f"{name} contains NaN or Inf (shape {tuple(x.shape)}); attnlib rejects "
-            "non-finite inputs instead of propagating NaN"
-        )
+        raise ValueError(f"{name} contains NaN or Inf (shape {tuple(x.shape)}); attnlib rejects "
+                         "non-finite inputs instead of propagating NaN")
 
 
 def require_min_ndim(x: torch.Tensor | np.ndarray, name: str, ndim: int = 2) -> None:
     if x.ndim < ndim:
-        raise ValueError(
-            f"{name} must have at least {ndim} dimensions (..., n, d), got shape {tuple(x.shape)}"
-        )
+        raise ValueError(f"{name} must have at least {ndim} dimensions (..., n, d), got shape {tuple(x.shape)}")
 
 
 def require_positive(value: Any, name: str) -> float:
@@ -80,107 +69,6 @@ def require_positive_int(value: Any, name: str) -> int:
     if value <= 0:
         raise ValueError(f"{name} must be > 0, got {value}")
     return int(value)
-
-
-def require_seed(seed: object) -> int:
-    """``seed`` as an int; a ``ValueError`` naming it unless it is a whole number in [0, 2**32).
-
-    The generator is mulberry32 (``attnlib.generation.Mulberry32``, the sliders' ``slider_math.uniforms``).
-    JavaScript would reduce any number mod 2**32 (-5 becomes 4294967291, 1.5 becomes 1): two seeds a
-    reader tells apart would then draw the same words, so both sides refuse such seeds, with this
-    message (the page's ``requireSeed`` in ``attnlib/widgets/_common.js`` gives the same one)."""
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < 2**32:
-        raise ValueError(f"the seed must be a whole number from 0 to 4294967295 (2**32 - 1), got {seed!r}")
-    return int(seed)
-
-
-def quoted_word(word: str) -> str:
-    """A word as a message quotes it; one longer than 24 characters is shortened to its first 20 and
-    its length, so that a pasted paragraph cannot stretch the page (the page's ``quotedWord`` in ``attnlib/widgets/_common.js``)."""
-    return f"'{word}'" if len(word) <= 24 else f"'{word[:20]}…' ({len(word)} characters)"
-
-
-def quoted_words(words: list[str], limit: int = 5) -> str:
-    """Words as a message lists them: each once, in the order given, quoted by :func:`quoted_word`, at
-    most ``limit`` of them and then how many more (the page's ``quotedWords`` in ``_common.js``)."""
-    unique = list(dict.fromkeys(words))
-    shown = ", ".join(map(quoted_word, unique[:limit]))
-    return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit} more"
-
-
-def require_non_negative_int(value: Any, name: str) -> int:
-    """Return ``value``; raise unless it is an ``int`` >= 0 (bools are rejected)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value}")
-    return int(value)
-
-
-def make_generator(seed: Any, *streams: int) -> np.random.Generator:
-    """A NumPy generator for ``seed`` (an ``int`` >= 0, or a ``Generator`` passed through).
-
-    An ``int`` seed is combined with ``streams`` (e.g. the dimension), so a draw depends only on
-    ``(seed, *streams)`` and never on what was drawn before it. ``make_generator(s)`` equals
-    ``np.random.default_rng(s)``. Used by ``attnlib.companions.scaling`` and ``attnlib.companions.scratch``.
-    """
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int or a numpy.random.Generator, got {type(seed).__name__}")
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
-    return np.random.default_rng([int(seed), *streams])
-
-
-# --- arrays of numbers that are not attention inputs (plots, text, widgets, the NumPy pipeline) ---
-AxisSizes = tuple[int | None, ...]
-
-
-def as_finite_array(
-    x: Any,
-    name: str,
-    *,
-    shape: AxisSizes | None = None,
-    ndim: int | None = None,
-    non_empty: bool = False,
-    ndarray_only: bool = False,
-) -> np.ndarray:
-    """``x`` as a finite float64 NumPy array: the one check behind every array of numbers that is
-    not a q/k/v input (those go through ``validate_qkv``).
-
-    - A tensor is detached and copied to the CPU first; a list of numbers is accepted unless
-      ``ndarray_only`` (the NumPy-from-scratch chapter asks for real floating arrays).
-    - ``ndim`` fixes the number of axes; ``shape`` fixes the size of each axis (``None`` = any size,
-      and it fixes ``ndim`` too); ``non_empty`` rejects an axis of size 0.
-
-    Raises ``TypeError`` for something that is not numbers and ``ValueError`` naming the shape it got
-    for a wrong shape, an empty array, or NaN/Inf.
-    """
-    if ndarray_only:
-        if not isinstance(x, np.ndarray):
-            raise TypeError(f"{name} must be a numpy.ndarray, got {type(x).__name__}")
-        require_floating(x, name)
-    if isinstance(x, torch.Tensor):
-        x = x.detach().cpu().numpy()
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"{name} must be numeric (an array, a tensor or a list of numbers), got {type(x).__name__}"
-        ) from None
-    if shape is not None:
-        ndim = len(shape)
-    if ndim is not None and arr.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-d, got shape {arr.shape}")
-    if shape is not None and any(want is not None and got != want for got, want in zip(arr.shape, shape)):
-        expected = ", ".join("?" if s is None else str(s) for s in shape) + ("," if len(shape) == 1 else "")
-        raise ValueError(f"{name} must have shape ({expected}), got {arr.shape}")
-    if non_empty and 0 in arr.shape:
-        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or Inf (shape {arr.shape})")
-    return arr
 
 
 # --- attention inputs: q, k, v, mask, scale and the options of every attention function ------------
@@ -358,150 +246,3 @@ def require_causal(is_causal: Any, causal_alignment: Any) -> Alignment | None:
     if alignment != "top_left":
         raise ValueError(f"causal_alignment={alignment!r} has no effect without is_causal=True")
     return None
-
-
-def mha_inputs(query: Any, key: Any, value: Any, *, widths: tuple[int, int, int], batch_first: bool,
-               dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, bool]:
-    """``MultiHeadAttention``'s query, key and value checked and put in the ``(batch, n, width)``
-    layout; returns them and whether they were unbatched ``(n, width)``. ``key`` defaults to
-    ``query`` and ``value`` to ``key``."""
-    key = query if key is None else key
-    value = key if value is None else value
-    layout = "batch, n" if batch_first else "n, batch"
-    ndims = set()
-    for name, x, width in (("query", query, widths[0]), ("key", key, widths[1]), ("value", value, widths[2])):
-        if not isinstance(x, torch.Tensor):
-            raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
-        if x.ndim not in (2, 3) or x.shape[-1] != width:
-            raise ValueError(f"{name} must have shape ({layout}, {width}) or unbatched (n, {width}), got {tuple(x.shape)}")
-        if x.dtype != dtype:
-            raise TypeError(f"{name} is {x.dtype} but the module's weights are {dtype}: convert with .to({dtype})")
-        require_finite(x, name)
-        ndims.add(x.ndim)
-    if len(ndims) > 1:
-        raise ValueError(f"query, key and value must all be batched or all unbatched, got query "
-                         f"{tuple(query.shape)}, key {tuple(key.shape)}, value {tuple(value.shape)}")
-    unbatched = ndims == {2}
-    if unbatched:
-        query, key, value = (x[None] for x in (query, key, value))  # (1, n, width)
-    elif not batch_first:
-        query, key, value = (x.transpose(0, 1) for x in (query, key, value))  # (batch, n, width)
-    if key.shape[:2] != value.shape[:2] or key.shape[0] != query.shape[0]:
-        raise ValueError(f"query, key and value must share the batch size and key/value their length: "
-                         f"got query {tuple(query.shape)}, key {tuple(key.shape)}, value {tuple(value.shape)} "
-                         f"(batch_first={batch_first})")
-    return query, key, value, unbatched
-
-
-def mha_masks(mask: Any, key_mask: Any, *, batch: int, heads: int, n_q: int, n_k: int,
-              unbatched: bool = False) -> tuple[torch.Tensor | None, torch.Tensor | None]:
-    """``MultiHeadAttention``'s ``mask`` and ``key_mask`` checked and each put in its one layout:
-    ``mask`` ``(batch|1, heads|1, n_q|1, n_k)`` and ``key_mask`` ``(batch, n_k)``, boolean (True = may
-    attend) or floating (added to the scores). The module combines them (``MultiHeadAttention._mask``)."""
-    if mask is not None:
-        if not isinstance(mask, torch.Tensor):
-            raise TypeError(f"mask must be a torch.Tensor, got {type(mask).__name__}")
-        mask = as_attention_mask(mask, "torch", mask.device)
-        if mask.ndim == 2:
-            mask = mask[None, None]  # (1, 1, n_q, n_k)
-        elif mask.ndim != 4:
-            raise ValueError(
-                f"mask of MultiHeadAttention must be (n_q, n_k) or (batch, heads, n_q, n_k) with size-1 "
-                f"axes to broadcast, got shape {tuple(mask.shape)}; a {mask.ndim}-d mask is ambiguous. "
-                f"For padding pass key_mask=(batch, n_k); for one mask per sequence use mask[:, None]"
-            )
-        if mask.shape[0] not in (1, batch) or mask.shape[1] not in (1, heads) or mask.shape[2] not in (1, n_q) \
-                or mask.shape[3] != n_k:
-            raise ValueError(
-                f"mask of shape {tuple(mask.shape)} does not fit (batch|1, heads|1, n_q|1, n_k) = "
-                f"({batch}|1, {heads}|1, {n_q}|1, {n_k})"
-            )
-    if key_mask is None:
-        return mask, None
-    if not isinstance(key_mask, torch.Tensor) or not (key_mask.dtype == torch.bool or key_mask.is_floating_point()):
-        got = key_mask.dtype if isinstance(key_mask, torch.Tensor) else type(key_mask).__name__
-        raise TypeError(f"key_mask must be a boolean (True = real key) or floating (additive) torch.Tensor, got {got}")
-    key_mask = as_attention_mask(key_mask, "torch", key_mask.device)
-    if unbatched and key_mask.ndim == 1:
-        key_mask = key_mask[None]  # (1, n_k)
-    if key_mask.ndim == 3 and key_mask.shape[1] == 1:
-        key_mask = key_mask[:, 0]  # padding_mask's (batch, 1, n_k)
-    if tuple(key_mask.shape) != (batch, n_k):
-        raise ValueError(f"key_mask must have shape (batch, n_k) = ({batch}, {n_k}), got {tuple(key_mask.shape)}")
-    return mask, key_mask
-
-
-def mha_step_inputs(mha: Any, x_new: Any, cache: Any, key_mask: Any) -> torch.Tensor | None:
-    """One cached step's inputs checked, once, where they enter ``MultiHeadAttention.step``: the module
-    is batch-first self-attention, ``x_new`` ``(batch, t, d_in)`` finite and of the weights' dtype, the
-    cache of that dtype, and ``key_mask`` ``(batch, length after the append)``, boolean or floating.
-    Returns ``key_mask``."""
-    if not mha.batch_first:
-        raise ValueError("a cached step works with batch_first=True modules only")
-    if mha.kdim != mha.d_in or mha.vdim != mha.d_in:
-        raise ValueError(f"a cached step is self-attention (keys and values come from the new tokens): it needs "
-                         f"kdim == vdim == d_in, got d_in={mha.d_in}, kdim={mha.kdim}, vdim={mha.vdim}")
-    if not isinstance(x_new, torch.Tensor) or x_new.ndim != 3 or x_new.shape[-1] != mha.d_in:
-        got = tuple(x_new.shape) if isinstance(x_new, torch.Tensor) else type(x_new).__name__
-        raise ValueError(f"x_new must have shape (batch, t, {mha.d_in}), got {got}")
-    if x_new.dtype != mha.W_q.weight.dtype:
-        raise TypeError(f"x_new is {x_new.dtype} but the module's weights are {mha.W_q.weight.dtype}")
-    if cache.dtype != x_new.dtype:
-        raise TypeError(f"the cache holds {cache.dtype} but the model computes in {x_new.dtype}: "
-                        f"make it with KVCache(..., dtype={x_new.dtype})")
-    require_finite(x_new, "x_new")
-    return None if key_mask is None else require_key_mask(key_mask, x_new.shape[0], cache.length + x_new.shape[1])
-
-
-def require_key_mask(key_mask: Any, batch: int, length: int) -> torch.Tensor:
-    """A decoding step's ``key_mask``: ``(batch, length)`` over every position so far, boolean (True =
-    a real token) or floating (added to the scores)."""
-    if not isinstance(key_mask, torch.Tensor) or not (key_mask.dtype == torch.bool or key_mask.is_floating_point()):
-        got = key_mask.dtype if isinstance(key_mask, torch.Tensor) else type(key_mask).__name__
-        raise TypeError(f"key_mask must be a boolean (True = real token) or floating torch.Tensor, got {got}")
-    if tuple(key_mask.shape) != (batch, length):
-        raise ValueError(f"key_mask must cover every position so far, (batch, length) = ({batch}, {length}), "
-                         f"got {tuple(key_mask.shape)}")
-    return key_mask
-
-
-# --- positions: the width that pairs of features need, and the positions of a sequence ----------------
-_INT_DTYPES = (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64)
-
-
-def require_even_width(d: Any, name: str = "d") -> int:
-    """Return ``d``; raise unless it is an even ``int`` > 0 (rotary and sinusoidal positions work on
-    pairs of features, so an odd width leaves one feature without a partner)."""
-    d = require_positive_int(d, name)
-    if d % 2:
-        raise ValueError(f"{name} must be even (the features are used in pairs), got {name}={d}")
-    return d
-
-
-def as_positions(positions: Any, n: int, *, lead: tuple[int, ...] = (), name: str = "positions") -> torch.Tensor:
-    """``positions`` as an int64 tensor of shape ``(n,)`` or ``(*lead, n)`` (one position per vector;
-    ``None`` gives ``0, 1, ..., n - 1``). Accepts a tensor, an array or a list of whole numbers >= 0;
-    raises ``TypeError`` for something that is not numbers and ``ValueError`` naming the shape or the
-    value for a wrong shape, a negative position or one that is not a whole number."""
-    if positions is None:
-        return torch.arange(n)
-    if isinstance(positions, torch.Tensor):
-        p = positions.detach().cpu()
-    else:
-        try:
-            p = torch.as_tensor(np.asarray(positions))
-        except (TypeError, ValueError, RuntimeError):
-            raise TypeError(f"{name} must be whole numbers (a tensor, an array or a list), got {type(positions).__name__}") from None
-    if not (p.is_floating_point() or p.dtype in _INT_DTYPES):
-        raise TypeError(f"{name} must hold whole numbers, got dtype {p.dtype}")
-    shapes = [(n,), (*lead, n)]
-    if tuple(p.shape) not in shapes:
-        want = " or ".join(str(s).replace(",)", ")") for s in dict.fromkeys(shapes))
-        raise ValueError(f"{name} must have shape {want} (one position per vector), got {tuple(p.shape)}")
-    if p.is_floating_point():
-        if not bool(torch.isfinite(p).all()) or not bool((p == p.round()).all()):
-            bad = p[~torch.isfinite(p) | (p != p.round())][0].item()
-            raise ValueError(f"{name} must be whole numbers, got {bad} (shape {tuple(p.shape)})")
-    if p.numel() and int(p.min()) < 0:
-        raise ValueError(f"{name} must be >= 0, got {int(p.min())} (shape {tuple(p.shape)})")
-    return p.to(torch.int64)

@@ -43,7 +43,7 @@ from typing import Literal
 import numpy as np
 import torch
 
-from ._validate import require_bool, require_causal, require_min_ndim, require_positive_int, validate_qkv
+from ._validate import require_causal, require_min_ndim, require_positive_int, validate_qkv
 from .attention import expand_kv_heads
 
 DEFAULT_BLOCK_SIZE = (256, 1024)  # (queries, keys) per tile
@@ -61,7 +61,6 @@ def chunked_attention(
     scale: float | None = None,
     enable_gqa: bool = False,
     block_size: int | tuple[int, int] = DEFAULT_BLOCK_SIZE,
-    causal: bool | None = None,
 ) -> torch.Tensor:
     """``softmax(q kᵀ · scale + mask) v`` computed block by block with the online softmax; returns the output only.
 
@@ -75,8 +74,7 @@ def chunked_attention(
     * ``is_causal=True`` with ``causal_alignment`` ``"top_left"`` (query ``i`` sees keys ``0..i``,
       torch's rule) or ``"bottom_right"`` (keys ``0..i + n_k - n_q``, decoding with a cache); with
       ``mask`` as well, a key must pass both. Key blocks that lie entirely in the future of a query
-      block are skipped, which saves about half the work. ``causal`` is the older name of
-      ``is_causal``, still accepted; pass one of the two.
+      block are skipped, which saves about half the work.
     * ``block_size`` is the tile: an ``int`` > 0 for as many queries as keys per block, or a pair
       ``(queries, keys)``. The result does not depend on it beyond float rounding; ``n`` need not
       be a multiple of it.
@@ -94,10 +92,6 @@ def chunked_attention(
     Used in: "Attention at scale".
     """
     bq, bk = _validate_block_size(block_size)
-    if causal is not None:
-        if require_bool(causal, "causal") and require_bool(is_causal, "is_causal"):
-            raise ValueError("pass is_causal or its older name causal, not both")
-        is_causal = is_causal or causal
     alignment = require_causal(is_causal, causal_alignment)
     backend, s, mask = validate_qkv(q, k, v, mask=mask, scale=scale, enable_gqa=enable_gqa)
     if backend != "torch":

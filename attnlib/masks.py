@@ -66,35 +66,3 @@ def padding_mask(lengths: Sequence[int] | torch.Tensor | np.ndarray, n: int) -> 
         raise ValueError(f"every length must be between 0 and n={n}, got {arr.tolist()}")
     positions = torch.arange(n)  # (n,)
     return (positions[None, :] < arr[:, None])[:, None, :]  # (batch, 1, n)
-
-
-def masked_fill_softmax(scores: torch.Tensor, mask: torch.Tensor, *, fill_value: float = -1e9) -> torch.Tensor:
-    """Softmax of ``scores`` after ``scores.masked_fill(mask == 0, fill_value)``, with plain ``torch.softmax``.
-
-    This is the masking convention of document 004, Part 7 (a 0/1 or boolean ``mask``, 1/True =
-    may attend, masked scores replaced by a large negative number), kept to compare it with
-    attnlib's. On a partly masked row both give masked keys weight exactly 0. On a **fully masked
-    row** they differ: with ``fill_value=-1e9`` every score in the row is equal, so the row becomes
-    the uniform ``1/n_k`` over keys it was told to ignore; with ``fill_value=-inf`` plain softmax
-    computes 0/0 and returns NaN. ``attnlib.softmax`` (used by ``scaled_dot_product_attention``)
-    returns zeros instead. Use this function only to show those differences.
-
-    ``scores`` is ``(..., n_q, n_k)`` floating; ``mask`` (bool or integer 0/1) broadcasts to it.
-    Used in: "Attention in PyTorch".
-    """
-    if not isinstance(scores, torch.Tensor) or not isinstance(mask, torch.Tensor):
-        raise TypeError(
-            f"scores and mask must be torch tensors, got {type(scores).__name__} and {type(mask).__name__}"
-        )
-    if not scores.is_floating_point() or scores.ndim < 1:
-        raise ValueError(f"scores must be a floating tensor of shape (..., n_k), got {scores.dtype} {tuple(scores.shape)}")
-    if mask.is_floating_point() or mask.is_complex():
-        raise ValueError(f"mask must be boolean or integer 0/1, got dtype {mask.dtype}")
-    try:
-        torch.broadcast_shapes(mask.shape, scores.shape)
-    except RuntimeError:
-        raise ValueError(
-            f"mask of shape {tuple(mask.shape)} does not broadcast to scores of shape {tuple(scores.shape)}"
-        ) from None
-    filled = scores.masked_fill(mask == 0, fill_value)  # (..., n_q, n_k)
-    return torch.softmax(filled, dim=-1)  # (..., n_q, n_k); NaN on all -inf rows, by design

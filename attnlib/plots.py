@@ -16,7 +16,8 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
 from . import style
-from ._validate import as_finite_array, require_positive_int
+from ._validate import require_positive_int
+from .companions.checks import as_finite_array
 from .softmax import softmax
 
 style.use()  # a chapter that imports the helpers draws every figure in the book's style, raw ones too

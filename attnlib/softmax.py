@@ -98,16 +98,3 @@ def _validate_max(bad: bool, x: torch.Tensor | np.ndarray, t: float) -> None:
             f"x contains NaN or +inf (shape {tuple(x.shape)})"
             + ("" if t == 1.0 else f", or x / temperature overflows (temperature {t})")
         )
-
-
-def naive_softmax(x: np.ndarray, dim: int = -1) -> np.ndarray:
-    """The textbook ``exp(x) / sum(exp(x))`` with no max subtraction.
-
-    Kept only to show, in the "Softmax" chapter, how it overflows for large logits.
-    NumPy warnings about the overflow are silenced; the NaN it returns is the lesson.
-    """
-    backend_of(x, "x")
-    require_floating(x, "x")
-    with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(x)
-        return e / np.sum(e, axis=dim, keepdims=True)

@@ -18,7 +18,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from ._validate import require_bool, require_positive_int, require_probability
-from .decoding import KVCache
+from .cache import KVCache
 from .modules import MultiHeadAttention
 
 
@@ -151,8 +151,9 @@ class TinyLM(nn.Module):
         return self._logits(h), weights
 
     def new_caches(self, batch: int, capacity: int = 64) -> list[KVCache]:
-        """One empty KV cache per block, in the model's dtype."""
-        return [KVCache(batch, b.attn.num_heads, b.attn.d_k, capacity=capacity, dtype=self.embed.weight.dtype)
+        """One empty KV cache per block, in the model's dtype and on its device."""
+        return [KVCache(batch, b.attn.num_heads, b.attn.d_k, capacity=capacity, dtype=self.embed.weight.dtype,
+                        device=self.embed.weight.device)
                 for b in self.blocks]
 
     def step(self, ids_new: torch.Tensor, caches: list[KVCache], *, positions: torch.Tensor,

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import attnlib
 from attnlib import scaled_dot_product_attention as sdpa
+from attnlib.companions import foils
 
 from .strategies import as_numpy, qkv_shapes, random_mask, random_qkv
 
@@ -111,7 +112,7 @@ def test_modules_match_functional() -> None:
 
 def test_self_attention_v1_draws_like_torch_rand() -> None:
     torch.manual_seed(123)
-    m = attnlib.SelfAttentionV1(3, 2)
+    m = foils.SelfAttentionV1(3, 2)
     torch.manual_seed(123)
     expected = [torch.rand(3, 2) for _ in range(3)]
     for p, e in zip((m.W_query, m.W_key, m.W_value), expected):
@@ -126,7 +127,7 @@ def test_multi_head_matches_torch_multihead_attention(seed, heads, n, causal) ->
     torch.manual_seed(seed)
     d_model = 8
     ref = torch.nn.MultiheadAttention(d_model, heads, batch_first=True)
-    mine = attnlib.MultiHeadAttention(d_model, heads).load_from_torch(ref)
+    mine = attnlib.TorchCompatMultiHeadAttention(d_model, heads).load_from_torch(ref)
     x = torch.randn(2, n, d_model)
     mask = attnlib.causal_mask(n) if causal else None
     # torch's boolean attn_mask uses True = "may NOT attend": the opposite of attnlib's

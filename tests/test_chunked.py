@@ -38,7 +38,7 @@ def tril(n_q: int, n_k: int) -> torch.Tensor:
 def test_matches_readable_and_fused_attention_float32(sb, seed, causal) -> None:
     shape, block = sb
     q, k, v = random_qkv(shape, seed)
-    out = chunked_attention(q, k, v, causal=causal, block_size=block)
+    out = chunked_attention(q, k, v, is_causal=causal, block_size=block)
     fused = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
     readable, _ = sdpa(q, k, v, mask=tril(shape[1], shape[2]) if causal else None)
     assert out.shape == fused.shape and out.dtype == torch.float32
@@ -54,7 +54,7 @@ def test_padding_mask_matches_readable_and_fused_attention(sb, seed, causal, dat
     # at least one real key per sequence, so torch's kernel (NaN on empty rows) is defined
     lengths = data.draw(st.lists(st.integers(1, n_k), min_size=batch[0], max_size=batch[0]))
     pad = attnlib.padding_mask(lengths, n_k).unsqueeze(1)  # (batch, 1, 1, n_k): broadcasts over heads, queries
-    out = chunked_attention(q, k, v, mask=pad, causal=causal, block_size=block)
+    out = chunked_attention(q, k, v, mask=pad, is_causal=causal, block_size=block)
     full = pad & tril(n_q, n_k) if causal else pad
     readable, _ = sdpa(q, k, v, mask=full)
     torch.testing.assert_close(out, readable, **TOL)
@@ -68,7 +68,7 @@ def test_random_masks_with_empty_rows_match_readable_float64(sb, seed, causal) -
     shape, block = sb
     q, k, v = random_qkv(shape, seed, torch.float64)
     mask = random_mask(shape[0], shape[1], shape[2], seed, allow_empty_rows=True)
-    out = chunked_attention(q, k, v, mask=mask, causal=causal, block_size=block)
+    out = chunked_attention(q, k, v, mask=mask, is_causal=causal, block_size=block)
     full = mask & tril(shape[1], shape[2]) if causal else mask
     ref, w = sdpa(q, k, v, mask=full)
     assert out.dtype == torch.float64
@@ -94,17 +94,17 @@ def test_result_does_not_depend_on_block_size(block) -> None:
     ref = chunked_attention(q, k, v, block_size=50)
     torch.testing.assert_close(chunked_attention(q, k, v, block_size=block), ref, atol=1e-13, rtol=0)
     causal_ref, _ = sdpa(q, k, v, mask=tril(50, 37))
-    torch.testing.assert_close(chunked_attention(q, k, v, causal=True, block_size=block), causal_ref,
+    torch.testing.assert_close(chunked_attention(q, k, v, is_causal=True, block_size=block), causal_ref,
                                atol=1e-13, rtol=0)
 
 
 def test_causal_equals_the_causal_mask_and_ignores_the_future() -> None:
     q, k, v = random_qkv(((2,), 12, 12, 4, 3), 2, torch.float64)
-    out = chunked_attention(q, k, v, causal=True, block_size=5)
+    out = chunked_attention(q, k, v, is_causal=True, block_size=5)
     torch.testing.assert_close(out, sdpa(q, k, v, mask=attnlib.causal_mask(12))[0], atol=1e-12, rtol=0)
     v_changed = v.clone()
     v_changed[:, 7:] += 100.0  # change only the future of queries 0..6
-    out_changed = chunked_attention(q, k, v_changed, causal=True, block_size=5)
+    out_changed = chunked_attention(q, k, v_changed, is_causal=True, block_size=5)
     torch.testing.assert_close(out_changed[:, :7], out[:, :7], atol=0, rtol=0)
     assert not torch.allclose(out_changed[:, 7:], out[:, 7:])
 
@@ -137,7 +137,7 @@ def test_low_precision_keeps_dtype_and_stays_close(dtype) -> None:
 def test_gradients_match_the_readable_attention() -> None:
     base = random_qkv(((2,), 9, 9, 4, 3), 8, torch.float64)
     grads = []
-    for fn in (lambda q, k, v: chunked_attention(q, k, v, causal=True, block_size=4),
+    for fn in (lambda q, k, v: chunked_attention(q, k, v, is_causal=True, block_size=4),
                lambda q, k, v: sdpa(q, k, v, mask=attnlib.causal_mask(9))[0]):
         q, k, v = (x.clone().requires_grad_() for x in base)
         fn(q, k, v).square().sum().backward()
@@ -167,7 +167,7 @@ def test_never_builds_the_n_by_n_matrix(causal) -> None:
     q, k, v = random_qkv(((batch, heads), n, n, d, d), 9)
     mask = attnlib.padding_mask([n, n - 5], n).unsqueeze(1)  # (batch, 1, 1, n)
     with LargestTensor() as probe:
-        chunked_attention(q, k, v, mask=mask, causal=causal, block_size=block)
+        chunked_attention(q, k, v, mask=mask, is_causal=causal, block_size=block)
     # the biggest tensor is the output or inputs (n·d per batch·head) or one block² score tile
     assert probe.largest <= batch * heads * max(n * d, block * block)
     with LargestTensor() as probe_readable:  # the probe does see the readable version's n² matrix
@@ -209,7 +209,7 @@ def test_bad_input_gives_the_same_error_as_the_readable_attention(name) -> None:
      ({"block_size": 2.5}, TypeError, "float"),
      ({"block_size": True}, TypeError, "bool"),
      ({"block_size": "8"}, TypeError, "str"),
-     ({"causal": 1}, TypeError, "int")],
+     ({"is_causal": 1}, TypeError, "int")],
 )
 def test_bad_block_size_and_causal_raise_clear_errors(kwargs, exc, needle) -> None:
     with pytest.raises(exc, match=needle):

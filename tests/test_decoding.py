@@ -21,8 +21,8 @@ def test_cached_generation_equals_full_recomputation(prompt) -> None:
     mha = _module()
     x = torch.randn(2, 9, 16, generator=torch.Generator().manual_seed(1))
     with torch.no_grad():
-        cached = decoding.generate_cached(mha, x, prompt=prompt)
-        full = decoding.generate_uncached(mha, x)
+        cached = decoding.teacher_forced_cached(mha, x, prompt=prompt)
+        full = decoding.teacher_forced_recomputed(mha, x)
         causal, _ = mha(x, is_causal=True)
     assert (cached - full).abs().max().item() <= 1e-6
     torch.testing.assert_close(full, causal, atol=1e-6, rtol=0)
@@ -31,9 +31,9 @@ def test_cached_generation_equals_full_recomputation(prompt) -> None:
 def test_a_chunk_after_the_cache_needs_the_bottom_right_alignment() -> None:
     mha = _module(2)
     x = torch.randn(1, 7, 16, generator=torch.Generator().manual_seed(3))
-    cache = decoding.KVCache(1, 4, 4, capacity=7)
-    decoding.mha_step(mha, x[:, :4], cache)
-    out, w = decoding.mha_step(mha, x[:, 4:], cache)  # 3 queries over 7 keys
+    cache = attnlib.KVCache(1, 4, 4, capacity=7)
+    mha.step(x[:, :4], cache)
+    out, w = mha.step(x[:, 4:], cache)  # 3 queries over 7 keys
     assert w.shape == (1, 4, 3, 7) and cache.length == 7
     assert torch.equal(w[0, 0] > 0, attnlib.causal_mask(3, 7, alignment="bottom_right"))
     full, _ = mha(x, is_causal=True)
@@ -44,7 +44,7 @@ def test_a_chunk_after_the_cache_needs_the_bottom_right_alignment() -> None:
 
 
 def test_cache_writes_in_place_and_counts_its_bytes() -> None:
-    cache = decoding.KVCache(2, 3, 4, 5, capacity=10, dtype=torch.float64)
+    cache = attnlib.KVCache(2, 3, 4, 5, capacity=10, dtype=torch.float64)
     k, v = cache.append(torch.ones(2, 3, 2, 4, dtype=torch.float64), torch.ones(2, 3, 2, 5, dtype=torch.float64))
     assert k.shape == (2, 3, 2, 4) and v.shape == (2, 3, 2, 5)
     storage = k.untyped_storage().data_ptr()
@@ -54,7 +54,7 @@ def test_cache_writes_in_place_and_counts_its_bytes() -> None:
 
 
 def test_cache_grows_past_its_first_capacity_and_keeps_what_it_holds() -> None:
-    cache = decoding.KVCache(1, 2, 3, capacity=2)
+    cache = attnlib.KVCache(1, 2, 3, capacity=2)
     torch.manual_seed(0)
     ks, vs = torch.randn(1, 2, 7, 3), torch.randn(1, 2, 7, 3)
     for i in range(7):
@@ -69,13 +69,13 @@ def test_cache_keeps_a_float64_models_keys_exactly_and_refuses_another_dtype() -
     torch.manual_seed(0)
     mha = attnlib.MultiHeadAttention(8, 2).double()
     x = torch.randn(2, 6, 8, dtype=torch.float64)
-    full = mha(x, is_causal=True, need_weights=False)[0]
-    assert torch.allclose(decoding.generate_cached(mha, x, prompt=2), full, rtol=0, atol=1e-13)
+    full = mha(x, is_causal=True)[0]
+    assert torch.allclose(decoding.teacher_forced_cached(mha, x, prompt=2), full, rtol=0, atol=1e-13)
     with pytest.raises(TypeError, match="float64"):
-        decoding.KVCache(1, 2, 4).append(torch.ones(1, 2, 1, 4, dtype=torch.float64),
+        attnlib.KVCache(1, 2, 4).append(torch.ones(1, 2, 1, 4, dtype=torch.float64),
                                          torch.ones(1, 2, 1, 4, dtype=torch.float64))
     with pytest.raises(TypeError, match="cache holds torch.float32"):
-        decoding.mha_step(mha, x[:, :1], decoding.KVCache(2, 2, 4))
+        mha.step(x[:, :1], attnlib.KVCache(2, 2, 4))
 
 
 def test_cache_bytes_formula_and_gqa_sharing() -> None:
@@ -83,7 +83,7 @@ def test_cache_bytes_formula_and_gqa_sharing() -> None:
     assert mha_bytes == 2 * 12 * 12 * 1024 * 64 * 4
     assert decoding.kv_cache_bytes(layers=12, kv_heads=4, n=1024, d_k=64) * 3 == mha_bytes  # GQA, 3 q heads per kv
     assert decoding.kv_cache_bytes(layers=12, kv_heads=1, n=1024, d_k=64) * 12 == mha_bytes  # MQA
-    cache = decoding.KVCache(1, 12, 64, capacity=1024)
+    cache = attnlib.KVCache(1, 12, 64, capacity=1024)
     cache.append(torch.zeros(1, 12, 1024, 64), torch.zeros(1, 12, 1024, 64))
     assert cache.nbytes * 12 == mha_bytes  # one layer's cache, measured
 
@@ -107,7 +107,7 @@ def test_cross_attention_has_n_q_different_from_n_k() -> None:
 
 def test_gqa_cache_attends_with_enable_gqa() -> None:
     g = torch.Generator().manual_seed(0)
-    cache = decoding.KVCache(1, 2, 8, capacity=6)
+    cache = attnlib.KVCache(1, 2, 8, capacity=6)
     k, v = cache.append(torch.randn(1, 2, 6, 8, generator=g), torch.randn(1, 2, 6, 8, generator=g))
     q = torch.randn(1, 8, 1, 8, generator=g)  # 8 query heads share 2 cached kv heads
     out, _ = attnlib.scaled_dot_product_attention(q, k, v, enable_gqa=True)

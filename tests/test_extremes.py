@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import attnlib
 from attnlib import scaled_dot_product_attention as sdpa
+from attnlib.companions import foils
 
 from .strategies import as_numpy
 
@@ -81,7 +82,7 @@ def _fully_masked_row_cases():
     yield "function-numpy", lambda: sdpa(x.double().numpy(), x.double().numpy(), x.double().numpy(), mask=mask.numpy())
     yield "twin", lambda: attnlib.scaled_dot_product_attention_np(*as_numpy(x, x, x), mask=mask.numpy())
     yield "ScaledDotProductAttention", lambda: attnlib.ScaledDotProductAttention()(x, x, x, mask=mask)
-    yield "SelfAttentionV1", lambda: attnlib.SelfAttentionV1(8, 8)(x, mask=mask, return_weights=True)
+    yield "SelfAttentionV1", lambda: foils.SelfAttentionV1(8, 8)(x, mask=mask, return_weights=True)
     yield "SelfAttentionV2", lambda: attnlib.SelfAttentionV2(8, 8)(x, mask=mask, return_weights=True)
     yield "MultiHeadAttention", lambda: attnlib.MultiHeadAttention(8, 2, bias=False)(x, mask=mask[:, None])
 

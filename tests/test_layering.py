@@ -69,6 +69,8 @@ def test_the_core_never_imports_the_companions(imported: dict[str, list[str]]) -
     companions = [m for m in imported["core"] if m.startswith("attnlib.companions")]
     assert not companions, f"core modules import companions: {companions}"
     for path in sorted((ROOT / "attnlib").glob("*.py")):
+        if path.stem in NOT_CORE:  # the viz layer may use the companions' array check (companions.checks)
+            continue
         text = path.read_text(encoding="utf-8")
         assert "companions" not in "".join(line for line in text.splitlines(True)
                                            if line.lstrip().startswith(("import ", "from "))), path.name
@@ -195,3 +197,49 @@ def test_the_core_list_is_derived_from_the_tree() -> None:
     assert not any(m.startswith("attnlib.companions") for m in CORE)
     assert not any(m.startswith(("attnlib.plots", "attnlib.style", "attnlib.widgets")) for m in CORE)
     assert len(CORE) == 1 + len([p for p in (ROOT / "attnlib").glob("*.py") if p.stem != "__init__"]) - len(NOT_CORE)
+
+
+def _private_attnlib_imports(modules: set[str]) -> list[str]:
+    """The imported names that reach into a private module of attnlib (a part after ``attnlib`` that
+    starts with ``_``): ``attnlib._validate``, ``attnlib._validate.require_finite``."""
+    bad = []
+    for m in modules:
+        parts = m.split(".")
+        if parts[0] == "attnlib" and len(parts) > 1 and parts[1].startswith("_") and parts[1] != "__version__":
+            bad.append(m)
+    return sorted(bad)
+
+
+def test_nothing_outside_attnlib_and_its_tests_imports_a_private_attnlib_module() -> None:
+    """attnbook, the chapters, the benchmarks, tools, bookdev and _ext use attnlib's public modules only:
+    a private module (``attnlib._validate``) may change without notice."""
+    offenders = {}
+    for path in _project_python():
+        rel = path.relative_to(ROOT)
+        if rel.parts[0] in ("attnlib", "tests"):
+            continue
+        bad = _private_attnlib_imports(_imports_with_names(path))
+        if bad:
+            offenders[rel.as_posix()] = bad
+    for nb in sorted((ROOT / "book").glob("*.ipynb")):
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        lines = [ln for ln in code.splitlines() if ln.lstrip().startswith(("import ", "from "))]
+        bad = _private_attnlib_imports(_imports_with_names_of("\n".join(ln.strip() for ln in lines)))
+        if bad:
+            offenders[nb.name] = bad
+    assert not offenders, f"private attnlib modules imported outside attnlib: {offenders}"
+    # the scan sees such an import
+    assert _private_attnlib_imports(_imports_with_names_of("from attnlib._validate import require_finite")) == [
+        "attnlib._validate", "attnlib._validate.require_finite"]
+
+
+def _imports_with_names_of(source: str) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found

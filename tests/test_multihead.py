@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 import attnlib
 from attnlib import plots
 from attnlib.companions import examples, heads
-from attnlib.masks import masked_fill_softmax
+from attnlib.companions.foils import masked_fill_softmax
 
 
 def _pair(d_model: int, h: int, seed: int, bias: bool = True):
     torch.manual_seed(seed)
     ref = torch.nn.MultiheadAttention(d_model, h, batch_first=True, bias=bias)
-    return ref, attnlib.MultiHeadAttention(d_model, h, bias=bias).load_from_torch(ref)
+    return ref, attnlib.TorchCompatMultiHeadAttention(d_model, h, bias=bias).load_from_torch(ref)
 
 
 @settings(max_examples=30, deadline=None)
@@ -181,3 +181,24 @@ def test_plot_helpers_return_axes_and_reject_bad_shapes() -> None:
     with pytest.raises(ValueError, match=r"\(2, 2\)"):
         plots.heatmap_grid(np.zeros((2, 2)))
     plt.close("all")
+
+
+def test_the_forward_a_chapter_shows_is_short_and_checked_once() -> None:
+    """MultiHeadAttention.forward reads as the chapter teaches it: at most 7 parameters and 16 body lines,
+    one check at the door, a shape comment on every reshape; torch's options live in the subclass."""
+    import ast
+    import inspect
+    import textwrap
+
+    fn = ast.parse(textwrap.dedent(inspect.getsource(attnlib.MultiHeadAttention.forward))).body[0]
+    params = [a.arg for a in fn.args.args + fn.args.kwonlyargs if a.arg != "self"]
+    assert len(params) <= 7, params
+    body = fn.body[1:] if isinstance(fn.body[0], ast.Expr) and isinstance(fn.body[0].value, ast.Constant) else fn.body
+    lines = inspect.getsource(attnlib.MultiHeadAttention.forward).splitlines()
+    first, last = body[0].lineno - 1, body[-1].end_lineno
+    assert last - first <= 16, last - first
+    code = lines[first:last]
+    assert sum("_check(" in ln for ln in code) == 1
+    assert all("#" in ln for ln in code if ".reshape(" in ln or ".transpose(" in ln)
+    assert not {"need_weights", "batch_first", "average_attn_weights"} & set(params)
+    assert issubclass(attnlib.TorchCompatMultiHeadAttention, attnlib.MultiHeadAttention)

@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attnlib
-from attnlib import decoding
 from attnlib.companions import order
 from attnlib.positions import apply_rope, frequencies, sinusoidal_table
 
@@ -136,9 +135,9 @@ def test_bad_input_to_apply_rope(args, kwargs, exc, needle) -> None:  # noqa: AN
     (lambda: sinusoidal_table(0, 8), ValueError, "0"),
     (lambda: frequencies(8, base=-1.0), ValueError, "-1.0"),
     (lambda: attnlib.MultiHeadAttention(12, 4, rope=True), ValueError, "d_k=3"),
-    (lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(1, 3, 8), query_positions=[0, 1, 2]), ValueError, "rope=True"),
-    (lambda: attnlib.MultiHeadAttention(8, 2, rope=True)(torch.randn(1, 3, 8), key_positions=[0, 1]), ValueError, "(2,)"),
-    (lambda: attnlib.MultiHeadAttention(8, 2, rope=True).load_from_torch(torch.nn.MultiheadAttention(8, 2, batch_first=True)),
+    (lambda: attnlib.MultiHeadAttention(8, 2)(torch.randn(1, 3, 8), positions=[0, 1, 2]), ValueError, "rope=True"),
+    (lambda: attnlib.MultiHeadAttention(8, 2, rope=True)(torch.randn(1, 3, 8), positions=[0, 1]), ValueError, "(2,)"),
+    (lambda: attnlib.TorchCompatMultiHeadAttention(8, 2, rope=True).load_from_torch(torch.nn.MultiheadAttention(8, 2, batch_first=True)),
      ValueError, "rope: torch False vs attnlib True"),
     (lambda: order.PositionModel(8, 8, "relative", max_len=4), ValueError, "'relative'"),
     (lambda: order.PositionModel(8, 8, "learned", max_len=4)(torch.zeros(1, 5, dtype=torch.long)), ValueError, "5 tokens"),
@@ -154,12 +153,12 @@ def test_multi_head_attention_with_rope_rotates_every_heads_queries_and_keys() -
     mha = attnlib.MultiHeadAttention(8, 2, rope=True).double()
     x = torch.randn(2, 5, 8, dtype=torch.float64)
     out, w = mha(x)
-    q = apply_rope(mha._split(mha.W_q(x)))  # (batch, h, n, d_k)
-    k = apply_rope(mha._split(mha.W_k(x)))
+    q = apply_rope(mha.W_q(x).reshape(2, 5, 2, 4).transpose(1, 2))  # (batch, h, n, d_k)
+    k = apply_rope(mha.W_k(x).reshape(2, 5, 2, 4).transpose(1, 2))
     want = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(mha.d_k), dim=-1)
     torch.testing.assert_close(w, want)
     # shifting every position by the same amount changes nothing; without rope the module is unchanged
-    out2, w2 = mha(x, query_positions=torch.arange(5) + 17, key_positions=torch.arange(5) + 17)
+    out2, w2 = mha(x, positions=torch.arange(5) + 17)
     torch.testing.assert_close(w2, w)
     torch.testing.assert_close(out2, out)
     plain = attnlib.MultiHeadAttention(8, 2).double()
@@ -172,8 +171,8 @@ def test_the_kv_cache_rotates_each_new_token_at_its_own_position() -> None:
     mha = attnlib.MultiHeadAttention(8, 2, rope=True).double()
     x = torch.randn(1, 6, 8, dtype=torch.float64)
     full, _ = mha(x, is_causal=True)
-    cache = decoding.KVCache(1, 2, 4, capacity=6, dtype=torch.float64)
-    parts = [decoding.mha_step(mha, x[:, :2], cache)[0]] + [decoding.mha_step(mha, x[:, i:i + 1], cache)[0]
+    cache = attnlib.KVCache(1, 2, 4, capacity=6, dtype=torch.float64)
+    parts = [mha.step(x[:, :2], cache)[0]] + [mha.step(x[:, i:i + 1], cache)[0]
                                                             for i in range(2, 6)]
     torch.testing.assert_close(torch.cat(parts, dim=1), full)
 

@@ -26,8 +26,8 @@ def _qkv(*shapes, seed=0, dtype=torch.float32):
 def _mha_pair(d, h, *, seed=0, **kw):
     torch.manual_seed(seed)
     ref = torch.nn.MultiheadAttention(d, h, **{"batch_first": True, **kw})
-    mine = attnlib.MultiHeadAttention(d, h, bias=kw.get("bias", True), kdim=kw.get("kdim"), vdim=kw.get("vdim"),
-                                      batch_first=kw.get("batch_first", True))
+    mine = attnlib.TorchCompatMultiHeadAttention(d, h, bias=kw.get("bias", True), kdim=kw.get("kdim"), vdim=kw.get("vdim"),
+                                                  batch_first=kw.get("batch_first", True))
     return ref, mine.load_from_torch(ref)
 
 
@@ -58,20 +58,20 @@ def test_mha_batch_equal_to_heads_rejects_the_ambiguous_3d_mask_and_key_mask_mat
 def test_load_from_torch_refuses_a_bias_mismatch(torch_bias, our_bias) -> None:
     ref = torch.nn.MultiheadAttention(8, 2, batch_first=True, bias=torch_bias)
     with pytest.raises(ValueError, match=f"bias: torch {torch_bias} vs attnlib {our_bias}"):
-        attnlib.MultiHeadAttention(8, 2, bias=our_bias).load_from_torch(ref)
+        attnlib.TorchCompatMultiHeadAttention(8, 2, bias=our_bias).load_from_torch(ref)
 
 
 def test_load_from_torch_refuses_other_shapes_and_options() -> None:
     ref = torch.nn.MultiheadAttention(8, 2, batch_first=True, kdim=4)
     with pytest.raises(ValueError, match="kdim: torch 4 vs attnlib 8"):
-        attnlib.MultiHeadAttention(8, 2).load_from_torch(ref)
+        attnlib.TorchCompatMultiHeadAttention(8, 2).load_from_torch(ref)
     with pytest.raises(ValueError, match="batch_first"):
-        attnlib.MultiHeadAttention(8, 2).load_from_torch(torch.nn.MultiheadAttention(8, 2))
+        attnlib.TorchCompatMultiHeadAttention(8, 2).load_from_torch(torch.nn.MultiheadAttention(8, 2))
     with pytest.raises(ValueError, match="add_bias_kv"):
-        attnlib.MultiHeadAttention(8, 2).load_from_torch(torch.nn.MultiheadAttention(8, 2, batch_first=True,
+        attnlib.TorchCompatMultiHeadAttention(8, 2).load_from_torch(torch.nn.MultiheadAttention(8, 2, batch_first=True,
                                                                                      add_bias_kv=True))
     with pytest.raises(ValueError, match="embed_dim vs d_out"):
-        attnlib.MultiHeadAttention(8, 2, d_out=4).load_from_torch(torch.nn.MultiheadAttention(8, 2, batch_first=True))
+        attnlib.TorchCompatMultiHeadAttention(8, 2, d_out=4).load_from_torch(torch.nn.MultiheadAttention(8, 2, batch_first=True))
 
 
 @pytest.mark.parametrize("bias", [True, False])
@@ -274,7 +274,7 @@ def test_mha_d_in_to_d_out_equals_the_formula_and_counts_parameters() -> None:
 
 def test_mha_dropout_acts_in_training_only_and_is_reproducible() -> None:
     torch.manual_seed(0)
-    mha = attnlib.MultiHeadAttention(8, 2, dropout=0.5)
+    mha = attnlib.TorchCompatMultiHeadAttention(8, 2, dropout=0.5)
     x = torch.randn(2, 6, 8)
     eval_out, eval_w = mha.eval()(x)
     mha.train()

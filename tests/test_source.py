@@ -13,11 +13,11 @@ from attnlib.companions import learning
 
 
 def test_shows_the_library_source_as_markdown_and_plain_text() -> None:
-    shown = show_source(decoding.generate_cached)
-    code = inspect.getsource(decoding.generate_cached).rstrip("\n")
+    shown = show_source(decoding.teacher_forced_cached)
+    code = inspect.getsource(decoding.teacher_forced_cached).rstrip("\n")
     md = shown._repr_markdown_()
-    assert md.startswith("`attnlib.decoding.generate_cached`") and "```python\n" + code + "\n```" in md
-    assert repr(shown) == "# attnlib.decoding.generate_cached\n" + code
+    assert md.startswith("`attnlib.decoding.teacher_forced_cached`") and "```python\n" + code + "\n```" in md
+    assert repr(shown) == "# attnlib.decoding.teacher_forced_cached\n" + code
     assert shown.lines == code.count("\n") + 1
 
 
@@ -37,7 +37,7 @@ def test_a_changed_function_changes_what_is_shown(tmp_path, monkeypatch) -> None
     assert "x + 1" in repr(show_source(demo_mod.f))
 
 
-@pytest.mark.parametrize("bad", [3, print, "decoding.generate_cached", learning.CUES])
+@pytest.mark.parametrize("bad", [3, print, "decoding.teacher_forced_cached", learning.CUES])
 def test_refuses_what_has_no_python_source(bad) -> None:  # noqa: ANN001
     with pytest.raises(TypeError, match="functions, methods and classes"):
         show_source(bad)

@@ -76,7 +76,7 @@ def test_zero_length_sequences_give_torchs_empty_or_zero_result(n_q, n_k) -> Non
 def test_unbatched_inputs_to_multihead_attention_as_torch_accepts_them() -> None:
     torch.manual_seed(0)
     ref = torch.nn.MultiheadAttention(8, 2, batch_first=True)
-    ours = attnlib.MultiHeadAttention(8, 2).load_from_torch(ref)
+    ours = attnlib.TorchCompatMultiHeadAttention(8, 2).load_from_torch(ref)
     x = torch.randn(5, 8)
     out, weights = ours(x, average_attn_weights=True)
     want, want_w = ref(x, x, x)
@@ -89,7 +89,7 @@ def test_unbatched_inputs_to_multihead_attention_as_torch_accepts_them() -> None
 def test_a_float_key_mask_is_added_like_torchs_float_key_padding_mask() -> None:
     torch.manual_seed(0)
     ref = torch.nn.MultiheadAttention(8, 2, batch_first=True)
-    ours = attnlib.MultiHeadAttention(8, 2).load_from_torch(ref)
+    ours = attnlib.TorchCompatMultiHeadAttention(8, 2).load_from_torch(ref)
     x = torch.randn(2, 5, 8)
     bias = torch.randn(2, 5)
     bias[1, 3:] = float("-inf")
@@ -104,11 +104,11 @@ def test_backward_through_the_kv_cache_equals_backward_through_one_causal_call()
     torch.manual_seed(0)
     mha = attnlib.MultiHeadAttention(8, 2).double()
     x = torch.randn(2, 6, 8, dtype=torch.float64, requires_grad=True)
-    decoding.generate_cached(mha, x, prompt=2).square().sum().backward()
+    decoding.teacher_forced_cached(mha, x, prompt=2).square().sum().backward()
     cached = x.grad.clone(), [p.grad.clone() for p in mha.parameters()]
     x.grad = None
     mha.zero_grad()
-    mha(x, is_causal=True, need_weights=False)[0].square().sum().backward()
+    mha(x, is_causal=True)[0].square().sum().backward()
     assert torch.allclose(cached[0], x.grad, atol=1e-12)
     assert all(torch.allclose(a, p.grad, atol=1e-12) for a, p in zip(cached[1], mha.parameters()))
 
@@ -124,18 +124,18 @@ def test_a_batch_of_prompts_of_different_lengths_decodes_as_each_alone() -> None
     for b, (m, x) in enumerate(zip(lengths, alone)):
         batch[b, n - m:] = x[0]
         key_mask[b, n - m:] = True
-    together = decoding.generate_cached(mha, batch, prompt=1, key_mask=key_mask)
+    together = decoding.teacher_forced_cached(mha, batch, prompt=1, key_mask=key_mask)
     for b, (m, x) in enumerate(zip(lengths, alone)):
-        assert torch.allclose(together[b, n - m:], decoding.generate_cached(mha, x)[0], atol=1e-12)
-    cache = decoding.KVCache(3, 2, 4, dtype=torch.float64)  # the same, one mha_step at a time
-    step = [decoding.mha_step(mha, batch[:, i:i + 1], cache, key_mask=key_mask[:, :i + 1])[0] for i in range(n)]
+        assert torch.allclose(together[b, n - m:], decoding.teacher_forced_cached(mha, x)[0], atol=1e-12)
+    cache = attnlib.KVCache(3, 2, 4, dtype=torch.float64)  # the same, one step at a time
+    step = [mha.step(batch[:, i:i + 1], cache, key_mask=key_mask[:, :i + 1])[0] for i in range(n)]
     assert torch.allclose(torch.cat(step, dim=1)[key_mask], together[key_mask], atol=1e-12)
 
 
-def test_mha_step_refuses_a_module_whose_keys_come_from_other_inputs() -> None:
+def test_the_cached_step_refuses_a_module_whose_keys_come_from_other_inputs() -> None:
     mha = attnlib.MultiHeadAttention(8, 2, kdim=4, vdim=4)
     with pytest.raises(ValueError, match="kdim == vdim == d_in"):
-        decoding.mha_step(mha, torch.randn(1, 1, 8), decoding.KVCache(1, 2, 4))
+        mha.step(torch.randn(1, 1, 8), attnlib.KVCache(1, 2, 4))
 
 
 def test_softmax_dim_out_of_range_names_the_dim_and_the_shape() -> None:

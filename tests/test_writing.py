@@ -13,6 +13,7 @@ import torch
 
 from attnlib import generation as gen
 from attnlib.companions import lm
+from attnlib.companions import sampler as smp
 from attnlib.companions import stories as st
 from attnlib.transformer import TinyLM, TransformerBlock
 
@@ -107,39 +108,39 @@ def test_unknown_words_are_named() -> None:
     assert st.decode(st.encode("<s> ben has a red kite")) == "<s> ben has a red kite"
 
 
-RULES = [gen.Rule(), gen.Rule(temperature=1.0), gen.Rule(temperature=0.7, top_k=5), gen.Rule(temperature=1.3, top_p=0.8)]
+RULES = [smp.Rule(), smp.Rule(temperature=1.0), smp.Rule(temperature=0.7, top_k=5), smp.Rule(temperature=1.3, top_p=0.8)]
 
 
 @pytest.mark.parametrize("rule", RULES, ids=str)
-def test_generation_with_and_without_the_cache_gives_the_same_words_on_50_prompts(model: TinyLM, rule: gen.Rule) -> None:
+def test_generation_with_and_without_the_cache_gives_the_same_words_on_50_prompts(model: TinyLM, rule: smp.Rule) -> None:
     prompts = st.make_stories(50, seed=4)
     for i in range(50):
         prompt = prompts.ids[i, : 2 + i % 9].tolist()
-        cached = gen.generate(model, prompt, 12, rule, seed=i, use_cache=True)
-        again = gen.generate(model, prompt, 12, rule, seed=i, use_cache=False)
+        cached = gen.generate(model, prompt, 12, smp.Sampler(rule, seed=i), use_cache=True)
+        again = gen.generate(model, prompt, 12, smp.Sampler(rule, seed=i), use_cache=False)
         assert cached.new == again.new, (i, rule)
         assert torch.allclose(cached.logits, again.logits, atol=1e-9)
 
 
 @pytest.mark.parametrize("rule", RULES[:3], ids=str)
-def test_a_padded_batch_of_prompts_gives_the_words_of_each_prompt_alone(model: TinyLM, rule: gen.Rule) -> None:
+def test_a_padded_batch_of_prompts_gives_the_words_of_each_prompt_alone(model: TinyLM, rule: smp.Rule) -> None:
     prompts = [st.encode("<s>"), st.encode("<s> ben has a red"), st.encode("<s> the dog ran in the park . nora said")]
-    batch = gen.generate_batch(model, prompts, 10, rule, seeds=[7, 8, 9])
-    assert batch == [gen.generate(model, p, 10, rule, seed=s).new for p, s in zip(prompts, [7, 8, 9])]
+    batch = gen.generate_batch(model, prompts, 10, [smp.Sampler(rule, seed=s) for s in (7, 8, 9)])
+    assert batch == [gen.generate(model, p, 10, smp.Sampler(rule, seed=s)).new for p, s in zip(prompts, [7, 8, 9])]
 
 
 def test_sampling_rules() -> None:
     logits = [0.0, 2.0, 1.0, 2.0]
-    assert gen.choose(logits, gen.Rule()) == 1  # greedy: the first of the largest
-    assert {gen.choose(logits, gen.Rule(temperature=1.0, top_k=2), u / 100) for u in range(100)} == {1, 3}
-    assert {gen.choose(logits, gen.Rule(temperature=1.0, top_p=1e-9), u / 100) for u in range(100)} == {1}
+    assert smp.choose(logits, smp.Rule()) == 1  # greedy: the first of the largest
+    assert {smp.choose(logits, smp.Rule(temperature=1.0, top_k=2), u / 100) for u in range(100)} == {1, 3}
+    assert {smp.choose(logits, smp.Rule(temperature=1.0, top_p=1e-9), u / 100) for u in range(100)} == {1}
     # a tiny temperature is greedy (the two largest tie: each gets half), a huge one nearly uniform
-    assert {gen.choose([0.0, 2.0, 1.0, 1.9], gen.Rule(temperature=1e-3), u / 100) for u in range(100)} == {1}
-    assert [gen.choose(logits, gen.Rule(temperature=1e-3), u) for u in (0.49, 0.51)] == [1, 3]
-    draws = [gen.choose(logits, gen.Rule(temperature=1e3), u / 1000) for u in range(1000)]
+    assert {smp.choose([0.0, 2.0, 1.0, 1.9], smp.Rule(temperature=1e-3), u / 100) for u in range(100)} == {1}
+    assert [smp.choose(logits, smp.Rule(temperature=1e-3), u) for u in (0.49, 0.51)] == [1, 3]
+    draws = [smp.choose(logits, smp.Rule(temperature=1e3), u / 1000) for u in range(1000)]
     assert all(230 < draws.count(i) < 270 for i in range(4))
     # the generator is mulberry32: its first numbers for seed 42, as JavaScript computes them
-    r = gen.Mulberry32(42)
+    r = smp.Mulberry32(42)
     assert [round(r(), 10) for _ in range(2)] == [0.6011037519, 0.4482905590]
 
 
@@ -151,7 +152,7 @@ def test_sampling_rules() -> None:
 ])
 def test_bad_sampling_settings_are_refused(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        gen.Rule(**kwargs)
+        smp.Rule(**kwargs)
 
 
 @pytest.mark.parametrize("logits, message", [
@@ -160,65 +161,65 @@ def test_bad_sampling_settings_are_refused(kwargs: dict, message: str) -> None:
     ([0.0, float("inf"), 1.0], "logit 1 is inf"),
     ([float("-inf")] * 3, "all 3 logits are -inf"),
 ])
-@pytest.mark.parametrize("rule", [gen.Rule(), gen.Rule(temperature=1.0), gen.Rule(temperature=0.5, top_k=2, top_p=0.9)],
+@pytest.mark.parametrize("rule", [smp.Rule(), smp.Rule(temperature=1.0), smp.Rule(temperature=0.5, top_k=2, top_p=0.9)],
                          ids=str)
-def test_logits_no_choice_can_be_made_from_are_refused(logits: list, message: str, rule: gen.Rule) -> None:
+def test_logits_no_choice_can_be_made_from_are_refused(logits: list, message: str, rule: smp.Rule) -> None:
     """A diverged model's NaN or +inf, or nothing to choose from: an error naming it, never a silent pick."""
     with pytest.raises(ValueError, match=message):
-        gen.choose(logits, rule, 0.5)
+        smp.choose(logits, rule, 0.5)
     if not rule.greedy:
         with pytest.raises(ValueError, match=message):
-            gen.candidates(logits, rule)
+            smp.candidates(logits, rule)
 
 
 def test_ruled_out_words_are_never_chosen() -> None:
     """-inf is a word the model rules out: never a candidate, never chosen, whatever the uniform number."""
     logits = [float("-inf"), 1.0, float("-inf"), 0.5, float("-inf")]
-    rule = gen.Rule(temperature=1.0)
-    assert gen.candidates(logits, rule)[0] == [1, 3]
-    assert gen.choose(logits, gen.Rule()) == 1
-    assert {gen.choose(logits, rule, u) for u in (0.0, 0.5, 0.999, 1 - 2**-53)} <= {1, 3}
+    rule = smp.Rule(temperature=1.0)
+    assert smp.candidates(logits, rule)[0] == [1, 3]
+    assert smp.choose(logits, smp.Rule()) == 1
+    assert {smp.choose(logits, rule, u) for u in (0.0, 0.5, 0.999, 1 - 2**-53)} <= {1, 3}
 
 
 def test_a_uniform_number_just_below_one_never_picks_a_word_of_probability_zero() -> None:
     """Rounding can leave the running sum just under 1; the fallback is then the last word of
     probability > 0, not a word whose probability underflowed to 0."""
     logits = [0.0] * 10 + [-800.0]  # exp(-800) is 0 in float64: word 10 can never be drawn
-    rule = gen.Rule(temperature=1.0)
-    order, probs = gen.candidates(logits, rule)
+    rule = smp.Rule(temperature=1.0)
+    order, probs = smp.candidates(logits, rule)
     assert 10 not in order and all(p > 0 for p in probs)
     for u in (1 - 2**-53, 1 - 2**-52, 0.9999999999999):
-        assert gen.choose(logits, rule, u) == 9
+        assert smp.choose(logits, rule, u) == 9
 
 
 @pytest.mark.parametrize("t", [1e-30, 1e-300, 1e-308, 5e-324])
 def test_a_tiny_temperature_is_greedy(t: float) -> None:
     """softmax(z / T) tends to greedy as T -> 0; logits / T would overflow to inf, (z - max) / T does not."""
     logits = [0.0, 2.0, 1.0, 1.9, -5.0]
-    order, probs = gen.candidates(logits, gen.Rule(temperature=t))
+    order, probs = smp.candidates(logits, smp.Rule(temperature=t))
     assert order == [1] and probs == [1.0]
-    assert {gen.choose(logits, gen.Rule(temperature=t), u / 10) for u in range(10)} == {1}
+    assert {smp.choose(logits, smp.Rule(temperature=t), u / 10) for u in range(10)} == {1}
     # two largest logits tied: each keeps half, drawn by the uniform number
-    order, probs = gen.candidates([3.0, 1.0, 3.0], gen.Rule(temperature=t))
+    order, probs = smp.candidates([3.0, 1.0, 3.0], smp.Rule(temperature=t))
     assert order == [0, 2] and probs == [0.5, 0.5]
 
 
 def test_top_k_keeps_exactly_k_words_on_ties() -> None:
     """Unlike Hugging Face (which keeps every word tied with the k-th), top-k keeps k: the smaller indices."""
-    assert gen.candidates([1.0, 2.0, 2.0, 2.0, 0.0], gen.Rule(temperature=1.0, top_k=2))[0] == [1, 2]
+    assert smp.candidates([1.0, 2.0, 2.0, 2.0, 0.0], smp.Rule(temperature=1.0, top_k=2))[0] == [1, 2]
 
 
 @pytest.mark.parametrize("seed", [-5, 2**32, 1.5, 3.0, True, "7", None, float("nan")])
 def test_seeds_javascript_would_wrap_are_refused(seed: object) -> None:
     with pytest.raises(ValueError, match=r"the seed must be a whole number from 0 to 4294967295 \(2\*\*32 - 1\), got"):
-        gen.Mulberry32(seed)
+        smp.Mulberry32(seed)
 
 
 def test_the_extreme_seeds_are_accepted() -> None:
     import numpy as np
 
-    assert gen.Mulberry32(0)() != gen.Mulberry32(2**32 - 1)()
-    assert gen.Mulberry32(np.int64(42))() == gen.Mulberry32(42)()
+    assert smp.Mulberry32(0)() != smp.Mulberry32(2**32 - 1)()
+    assert smp.Mulberry32(np.int64(42))() == smp.Mulberry32(42)()
 
 
 @pytest.mark.parametrize("prompt, message", [
@@ -315,23 +316,23 @@ def test_time_per_token_refuses_a_length_beyond_the_context(model: TinyLM) -> No
 
 def test_candidates_are_the_distribution_choose_draws_from() -> None:
     logits = [0.5, 3.0, -1.0, 2.5, 2.5]
-    order, probs = gen.candidates(logits, gen.Rule())
+    order, probs = smp.candidates(logits, smp.Rule())
     assert order == [1, 3, 4, 0, 2] and abs(sum(probs) - 1) < 1e-12  # greedy: the softmax, ties by index
     assert probs == sorted(probs, reverse=True)
-    order, probs = gen.candidates(logits, gen.Rule(temperature=2.0, top_k=3))
+    order, probs = smp.candidates(logits, smp.Rule(temperature=2.0, top_k=3))
     assert order == [1, 3, 4] and abs(sum(probs) - 1) < 1e-12
-    order, _ = gen.candidates(logits, gen.Rule(temperature=1.0, top_p=0.5))
+    order, _ = smp.candidates(logits, smp.Rule(temperature=1.0, top_p=0.5))
     assert order == [1, 3]  # 3.0 alone has less than half of the probability, 3.0 and 2.5 more
     # choose walks the same cumulative probability
-    rule = gen.Rule(temperature=1.0, top_k=2)
-    order, probs = gen.candidates(logits, rule)
-    assert gen.choose(logits, rule, probs[0] - 1e-9) == order[0] and gen.choose(logits, rule, probs[0] + 1e-9) == order[1]
+    rule = smp.Rule(temperature=1.0, top_k=2)
+    order, probs = smp.candidates(logits, rule)
+    assert smp.choose(logits, rule, probs[0] - 1e-9) == order[0] and smp.choose(logits, rule, probs[0] + 1e-9) == order[1]
 
 
 def test_generate_keeps_the_watched_heads_rows_with_and_without_the_cache(model: TinyLM) -> None:
     prompt = st.encode("<s> ben has a red kite . later")
-    cached = gen.generate(model, prompt, 6, seed=1, watch=(1, 2))
-    again = gen.generate(model, prompt, 6, seed=1, use_cache=False, watch=(1, 2))
+    cached = gen.generate(model, prompt, 6, watch=(1, 2))
+    again = gen.generate(model, prompt, 6, use_cache=False, watch=(1, 2))
     assert [len(r) for r in cached.attention] == list(range(len(prompt), len(prompt) + 6))  # the cache grows
     for a, b in zip(cached.attention, again.attention, strict=True):
         assert torch.allclose(a, b, atol=1e-12) and abs(float(a.sum()) - 1) < 1e-12
@@ -366,18 +367,18 @@ def test_the_widget_stores_the_float32_weights_exactly(writer) -> None:  # noqa:
 
 def test_the_widgets_numbers_are_generate_on_the_stored_model(writer) -> None:  # noqa: ANN001
     writer.temperature, writer.top_k, writer.top_p, writer.seed = 1.5, 5, 0.9, 11
-    assert writer.rule == gen.Rule(temperature=1.5, top_k=5, top_p=0.9)
+    assert writer.rule == smp.Rule(temperature=1.5, top_k=5, top_p=0.9)
     n = writer.numbers()
     prompt = st.encode("<s> ben has a red kite . later")
-    ref = gen.generate(writer.stored_model(), prompt, 8, writer.rule, seed=11, stop=st.ID[st.END], watch=(0, 3))
+    ref = gen.generate(writer.stored_model(), prompt, 8, smp.Sampler(writer.rule, seed=11), stop=st.ID[st.END], watch=(0, 3))
     assert n["new"] == [st.VOCAB[i] for i in ref.new] and n["prompt"] == st.decode(prompt).split()
     for k, logits in enumerate(ref.logits):
         assert (n["logits"][k] == logits.numpy()).all()
-        order, probs = gen.candidates(logits.tolist(), writer.rule)
+        order, probs = smp.candidates(logits.tolist(), writer.rule)
         assert n["candidates"][k] == order and len(order) <= 5
         assert (n["rows"][k] == ref.attention[k].numpy()).all()
     writer.temperature, writer.top_k, writer.top_p = 0.0, len(st.VOCAB), 1.0
-    assert writer.rule == gen.Rule()
+    assert writer.rule == smp.Rule()
     writer.steps = 0
     assert writer.numbers()["new"] == []
     writer.prompt = "<S> Ben has a dragon"
@@ -435,8 +436,8 @@ def test_the_widget_syncs_with_a_live_front_end(writer) -> None:  # noqa: ANN001
     assert {"prompt", "temperature", "top_k", "top_p", "seed", "steps", "weights", "shapes", "_esm"} <= set(state)
     json.dumps(state)
     writer.set_state({"temperature": 1.0, "seed": 3, "steps": 4})  # what the page sends when the reader moves them
-    assert writer.rule == gen.Rule(temperature=1.0) and len(writer.numbers()["new"]) <= 4
-    ref = gen.generate(writer.stored_model(), st.encode(writer.prompt), 4, gen.Rule(temperature=1.0), seed=3,
+    assert writer.rule == smp.Rule(temperature=1.0) and len(writer.numbers()["new"]) <= 4
+    ref = gen.generate(writer.stored_model(), st.encode(writer.prompt), 4, smp.Sampler(smp.Rule(temperature=1.0), seed=3),
                        stop=st.ID[st.END])
     assert writer.numbers()["new"] == [st.VOCAB[i] for i in ref.new]
     writer.set_state({"temperature": 0.0, "seed": 0, "steps": 8})
@@ -444,23 +445,23 @@ def test_the_widget_syncs_with_a_live_front_end(writer) -> None:  # noqa: ANN001
 
 # --- the page's twin: the same rules in writer.js and _common.js ------------------------------------
 _RULE_CASES = [  # (logits, rule, uniform): every case where a choice could go silently wrong, and ordinary ones
-    ([0.0, 2.0, 1.0, 2.0], gen.Rule(), None),
-    ([0.0, 2.0, 1.0, 2.0], gen.Rule(temperature=1.0, top_k=2), 0.7),
-    ([0.5, 3.0, -1.0, 2.5, 2.5], gen.Rule(temperature=1.0, top_p=0.5), 0.3),
-    ([0.0, 2.0, 1.0, 1.9, -5.0], gen.Rule(temperature=1e-308), 0.9),
-    ([3.0, 1.0, 3.0], gen.Rule(temperature=5e-324), 0.6),
-    ([0.0] * 10 + [-800.0], gen.Rule(temperature=1.0), 1 - 2**-53),
-    ([float("-inf"), 1.0, float("-inf"), 0.5], gen.Rule(temperature=2.0), 0.99),
-    ([], gen.Rule(), None), ([], gen.Rule(temperature=1.0), 0.5),
-    ([0.0, float("nan"), 1.0], gen.Rule(), None), ([0.0, float("nan"), 1.0], gen.Rule(temperature=1.0), 0.5),
-    ([0.0, float("inf")], gen.Rule(temperature=0.5, top_k=1), 0.5), ([float("-inf")] * 3, gen.Rule(), None),
+    ([0.0, 2.0, 1.0, 2.0], smp.Rule(), None),
+    ([0.0, 2.0, 1.0, 2.0], smp.Rule(temperature=1.0, top_k=2), 0.7),
+    ([0.5, 3.0, -1.0, 2.5, 2.5], smp.Rule(temperature=1.0, top_p=0.5), 0.3),
+    ([0.0, 2.0, 1.0, 1.9, -5.0], smp.Rule(temperature=1e-308), 0.9),
+    ([3.0, 1.0, 3.0], smp.Rule(temperature=5e-324), 0.6),
+    ([0.0] * 10 + [-800.0], smp.Rule(temperature=1.0), 1 - 2**-53),
+    ([float("-inf"), 1.0, float("-inf"), 0.5], smp.Rule(temperature=2.0), 0.99),
+    ([], smp.Rule(), None), ([], smp.Rule(temperature=1.0), 0.5),
+    ([0.0, float("nan"), 1.0], smp.Rule(), None), ([0.0, float("nan"), 1.0], smp.Rule(temperature=1.0), 0.5),
+    ([0.0, float("inf")], smp.Rule(temperature=0.5, top_k=1), 0.5), ([float("-inf")] * 3, smp.Rule(), None),
 ]
 _SEEDS = [0, 42, 2**32 - 1, -5, 2**32, 1.5, 1e12]
 
 
-def _python_side(logits: list, rule: gen.Rule, uniform: float | None) -> dict:
+def _python_side(logits: list, rule: smp.Rule, uniform: float | None) -> dict:
     try:
-        return {"candidates": list(gen.candidates(logits, rule)), "choice": gen.choose(logits, rule, uniform)}
+        return {"candidates": list(smp.candidates(logits, rule)), "choice": smp.choose(logits, rule, uniform)}
     except ValueError as err:
         return {"error": str(err)}
 
@@ -469,7 +470,8 @@ def _python_side(logits: list, rule: gen.Rule, uniform: float | None) -> dict:
 def test_the_pages_rules_and_seeds_are_pythons() -> None:
     """writer.js's candidates and choose, and _common.js's requireSeed and quotedWord, run in node on the
     cases above: the same words and probabilities, or the same error message, as attnlib."""
-    from attnlib._validate import quoted_word, quoted_words, require_seed
+    from attnlib.companions.checks import quoted_word, quoted_words
+    from attnlib.companions.sampler import require_seed
 
     here = Path(__file__).resolve().parents[1] / "attnlib" / "widgets"
     cases = [[[x if math.isfinite(x) else str(x) for x in z], {"greedy": r.greedy, "temperature": r.temperature,
@@ -493,7 +495,7 @@ console.log(JSON.stringify({ rules, seeds, words, lists }));
     errors = 0
     for seed, page in zip(_SEEDS, out["seeds"], strict=True):
         try:
-            assert page == {"first": gen.Mulberry32(require_seed(seed))()}
+            assert page == {"first": smp.Mulberry32(require_seed(seed))()}
         except ValueError as err:
             errors += 1
             assert page == {"error": str(err).replace("1000000000000.0", "1000000000000")}  # JS prints 1e12 without .0

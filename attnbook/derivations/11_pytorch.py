@@ -7,8 +7,7 @@ import math
 import torch
 
 import attnlib
-from attnlib import masks
-from attnlib.companions import examples
+from attnlib.companions import examples, foils
 
 from ..evidence import Finding
 from ._registry import Value, derives
@@ -18,8 +17,8 @@ from ._registry import Value, derives
 def pytorch_fill_value_fully_masked_row() -> Value:
     """Claim: filling masked scores with -1e9 makes softmax turn them to zero."""
     scores = torch.tensor([[0.3, -1.2, 2.0, 0.5]])
-    some = masks.masked_fill_softmax(scores, torch.tensor([[True, True, False, False]]))  # keys 3, 4 masked
-    none_left = masks.masked_fill_softmax(scores, torch.zeros(1, 4, dtype=torch.bool))  # every key masked
+    some = foils.masked_fill_softmax(scores, torch.tensor([[True, True, False, False]]))  # keys 3, 4 masked
+    none_left = foils.masked_fill_softmax(scores, torch.zeros(1, 4, dtype=torch.bool))  # every key masked
     return Finding(
         holds=bool((some[0, 2:] == 0).all()),
         edge="a fully masked row: every score is -1e9 and softmax gives each masked key 1/n_k",

@@ -48,7 +48,7 @@ def chunk_cases(rng: np.random.Generator) -> list[tuple]:
 def append(cache_k: torch.Tensor, cache_v: torch.Tensor, k_new: torch.Tensor,
            v_new: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     b, h, t, d_k = cache_k.shape
-    cache = decoding.KVCache(b, h, d_k, v_new.shape[-1], capacity=t + k_new.shape[2], dtype=cache_k.dtype)
+    cache = attnlib.KVCache(b, h, d_k, v_new.shape[-1], capacity=t + k_new.shape[2], dtype=cache_k.dtype)
     cache.append(cache_k, cache_v)
     return cache.append(k_new, v_new)  # (B, H, t + m, d_k), (B, H, t + m, d_v)
 

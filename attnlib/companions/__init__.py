@@ -8,6 +8,6 @@ in ``attnlib`` (softmax, masks, attention, modules, chunked, positions, decoding
 generation); the core never imports them.
 """
 
-from . import cost, examples, heads, recurrence, report, scaling, scratch, text
+from . import checks, cost, examples, foils, heads, recurrence, report, scaling, scratch, text
 
-__all__ = ["cost", "examples", "heads", "recurrence", "report", "scaling", "scratch", "text"]
+__all__ = ["checks", "cost", "examples", "foils", "heads", "recurrence", "report", "scaling", "scratch", "text"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-from ..modules import SelfAttentionV1
+from .foils import SelfAttentionV1
 
 # Document 004, Part 4: one query against three keys of different length and direction.
 # Used in: "Dot products and the magnitude problem".

@@ -29,10 +29,11 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from .._validate import as_finite_array, make_generator, require_positive, require_positive_int
+from .._validate import require_positive, require_positive_int
 from ..attention import scaled_dot_product_attention
 from ..attention_np import scaled_dot_product_attention_np
 from ..softmax import softmax
+from .checks import as_finite_array, make_generator
 
 #: The parameters of the layer, in the order the gradient dictionaries use.
 PARAMS = ("w_q", "w_k", "w_v", "w_c")

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from .._validate import make_generator, require_positive_int
+from .._validate import require_positive_int
 from ..modules import MultiHeadAttention
+from .checks import make_generator
 from .learning import AttentionReadout, TrainingRun, fit, reproducible
 from .lookup import DIGITS, LETTERS, N_ITEMS, QUERY
 

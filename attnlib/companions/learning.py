@@ -27,11 +27,12 @@ import numpy as np
 import torch
 from torch import nn
 
-from .._validate import as_finite_array, make_generator, quoted_words, require_positive, require_positive_int
+from .._validate import require_positive, require_positive_int
 from ..attention import scaled_dot_product_attention
 from ..attention_np import scaled_dot_product_attention_np
 from ..masks import padding_mask
 from ..softmax import softmax
+from .checks import as_finite_array, make_generator, quoted_words
 from .text import tokenize
 
 #: Each ambiguous word, its senses, and the cue words that select each sense.

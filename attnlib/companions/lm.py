@@ -20,8 +20,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from .._validate import make_generator, require_positive, require_positive_int
+from .._validate import require_positive, require_positive_int
 from ..transformer import TinyLM
+from .checks import make_generator
 from .learning import reproducible
 from .stories import RECALLS, Stories
 

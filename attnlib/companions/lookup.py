@@ -22,7 +22,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from .._validate import make_generator, require_positive, require_positive_int
+from .._validate import require_positive, require_positive_int
+from .checks import make_generator
 from .learning import AttentionReadout, TrainingRun, fit, reproducible
 
 LETTERS = ("a", "b", "c", "d", "e", "f")

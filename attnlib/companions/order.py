@@ -19,9 +19,10 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from .._validate import make_generator, require_even_width, require_non_negative_int, require_positive_int
+from .._validate import require_positive_int
 from ..modules import MultiHeadAttention
-from ..positions import sinusoidal_table
+from ..positions import require_even_width, sinusoidal_table
+from .checks import make_generator, require_non_negative_int
 from .learning import TrainingRun, fit, reproducible
 
 SCHEMES: tuple[str, ...] = ("none", "sinusoidal", "learned", "rope")
@@ -77,8 +78,7 @@ class PositionModel(nn.Module):
         x = self.embed(tokens)  # (batch, n, d)
         if self.scheme in ("sinusoidal", "learned"):
             x = x + self.pos[at]  # (batch, n, d): the position vectors, added
-        rope = {"query_positions": at, "key_positions": at} if self.scheme == "rope" else {}
-        a, weights = self.attn(x, **rope)  # (batch, n, d), (batch, 1, n, n)
+        a, weights = self.attn(x, positions=at if self.scheme == "rope" else None)  # (batch, n, d), (batch, 1, n, n)
         return self.readout(a), weights  # (batch, n, vocab)
 
 

@@ -17,7 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._validate import as_finite_array, make_generator, require_positive, require_positive_int
+from .._validate import require_positive, require_positive_int
+from .checks import as_finite_array, make_generator
 from .cost import best_time
 from .scratch import Seed, init_projections, self_attention
 

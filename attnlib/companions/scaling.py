@@ -15,8 +15,9 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from .._validate import backend_of, make_generator, require_finite, require_floating, require_positive_int
+from .._validate import backend_of, require_finite, require_floating, require_positive_int
 from ..softmax import ArrayT, softmax
+from .checks import make_generator
 
 Seed = int | np.random.Generator
 

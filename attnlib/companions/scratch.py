@@ -21,8 +21,9 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
-from .._validate import as_finite_array, make_generator, require_positive, require_positive_int
+from .._validate import require_positive, require_positive_int
 from ..attention import scaled_dot_product_attention
+from .checks import as_finite_array, make_generator
 from .text import build_vocab, tokenize
 
 Seed = int | np.random.Generator

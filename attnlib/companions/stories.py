@@ -21,7 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .._validate import make_generator, require_positive_int
+from .._validate import require_positive_int
+from .checks import make_generator
 
 NAMES = ("anna", "ben", "cleo", "dan", "eva", "finn", "gus", "hana", "ivan", "jade", "kai", "lena", "milo",
          "nora", "omar", "pia")

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_finite_array
+from .checks import as_finite_array
 
 
 def tokenize(text: str) -> list[str]:

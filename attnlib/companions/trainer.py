@@ -5,7 +5,7 @@ sentences of their own, d_model, the learning rate, the weight decay, the steps 
 the corpus, the initial weights and every Adam step come out the same in Python and in the page
 (``attnlib/widgets/trainer_core.js`` repeats this module line for line):
 
-* every random number is a draw of :class:`attnlib.generation.Mulberry32`, whose 32-bit integer
+* every random number is a draw of :class:`attnlib.companions.sampler.Mulberry32`, whose 32-bit integer
   steps JavaScript computes identically; normals are Box–Muller pairs of two draws;
 * the model is ``attnlib.companions.learning.SenseModel`` (embedding + position, one attention head read at the
   ambiguous word, a linear readout), in float64;
@@ -28,9 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import quoted_word, quoted_words, require_positive
-from ..generation import Mulberry32
+from .._validate import require_positive
+from .checks import quoted_word, quoted_words
 from .learning import ADAM_BETAS, ADAM_EPS, CUES, FILLERS, MAX_LEN, MIN_LEN, SENSES, VOCAB, words_of
+from .sampler import Mulberry32
 
 #: The settings the widget opens with, those of the chapter's run (its cue words, 1000 training and 1000
 #: held-out sentences, d_model 16, 150 full-batch Adam steps at lr 0.02 with weight decay 0.5, seed 0).

@@ -9,7 +9,7 @@ const PALETTE = { blue: "#0072B2", red: "#D55E00", green: "#009E73", ink: "#2222
 // --- seeded random numbers: mulberry32 + Box-Muller (same stream as slider_math.uniforms / normals) -------
 // mulberry32's state after n + 1 draws is seed + (n + 1)·0x6D2B79F5 (mod 2^32), so draw n can be
 // computed directly, without the n draws before it.
-// A seed is a whole number in [0, 2^32), or an Error with the message of attnlib._validate.require_seed:
+// A seed is a whole number in [0, 2^32), or an Error with the message of attnlib.companions.sampler.require_seed:
 // `>>> 0` would silently wrap -5 to 4294967291 and 1.5 to 1, so two seeds a reader tells apart would
 // draw the same numbers.
 function requireSeed(seed) {
@@ -28,13 +28,13 @@ function pyRepr(x) {
 }
 
 // A word as a message quotes it: a long one shortened to its first 20 characters and its length
-// (attnlib._validate.quoted_word), so that a pasted paragraph cannot stretch the page.
+// (attnlib.companions.checks.quoted_word), so that a pasted paragraph cannot stretch the page.
 function quotedWord(w) {
   const chars = Array.from(w);
   return chars.length <= 24 ? `'${w}'` : `'${chars.slice(0, 20).join("")}…' (${chars.length} characters)`;
 }
 
-// Words as a message lists them: each once, at most `limit`, then how many more (attnlib._validate.quoted_words).
+// Words as a message lists them: each once, at most `limit`, then how many more (attnlib.companions.checks.quoted_words).
 function quotedWords(words, limit = 5) {
   const unique = [...new Set(words)];
   const shown = unique.slice(0, limit).map(quotedWord).join(", ");

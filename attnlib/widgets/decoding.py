@@ -4,7 +4,7 @@ Each step adds one token: its key and value are appended to the cache, and its q
 every cached position (the bottom-right causal rule: the newest token sees the whole cache). The ES
 module (``decoding.js``) recomputes the scores, weights and output in the browser from the synced
 queries, keys and values; ``decoding_numbers`` computes the same numbers in Python with
-``attnlib.decoding.KVCache`` and ``attnlib.scaled_dot_product_attention``, for the browser tests.
+``attnlib.KVCache`` and ``attnlib.scaled_dot_product_attention``, for the browser tests.
 
 Chapter: "Decoding: cross-attention and the KV cache".
 """
@@ -19,7 +19,7 @@ import torch
 import traitlets
 
 from ..attention import scaled_dot_product_attention
-from ..decoding import KVCache
+from ..cache import KVCache
 from . import slider_math
 from .sliders import _HERE, _es_module, _Slider
 

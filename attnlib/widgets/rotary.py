@@ -20,8 +20,8 @@ import numpy as np
 import torch
 import traitlets
 
-from .._validate import as_finite_array, require_even_width
-from ..positions import apply_rope, frequencies, sinusoidal_table
+from ..companions.checks import as_finite_array
+from ..positions import apply_rope, frequencies, require_even_width, sinusoidal_table
 from . import slider_math
 from .sliders import _HERE, _es_module, _Slider
 

@@ -24,8 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validate import as_finite_array, require_positive, require_positive_int, require_seed
+from .._validate import require_positive, require_positive_int
 from ..attention_np import scaled_dot_product_attention_np
+from ..companions.checks import as_finite_array
+from ..companions.sampler import require_seed
 from ..companions.scaling import entropy
 from ..softmax import softmax
 

@@ -8,7 +8,7 @@ const TRAIN_MAX_LEN = 8, TRAIN_MIN_LEN = 4, HELD_OUT = 0.25, DIVERGED = 10, WEIG
 const ADAM_B1 = 0.9, ADAM_B2 = 0.999, ADAM_EPS = 1e-8;
 const TRAIN_PARAMS = ["embed", "pos", "w_q", "w_k", "w_v", "w_c", "b_c"];
 
-// attnlib.generation.Mulberry32: the same 32-bit integer steps, so the same numbers.
+// attnlib.companions.sampler.Mulberry32: the same 32-bit integer steps, so the same numbers.
 function mulberry32(seed) {
   let state = seed >>> 0;
   return function draw() {

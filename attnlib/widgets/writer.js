@@ -2,9 +2,9 @@
 // the language model of "A model that writes" in float64 from its stored float32 weights, one word at a
 // time through a KV cache per block, and shows for each new word the five most likely words and where
 // the long-range head looked.
-// Python reference: attnlib.widgets.writer.WriteWithModel.numbers (attnlib.generation.generate on the
-// same weights). `candidates` and `choose` follow attnlib.generation line for line; the random numbers
-// are mulberry32's (uniformAt in _common.js is attnlib.generation.Mulberry32).
+// Python reference: attnlib.widgets.writer.WriteWithModel.numbers (attnlib.generate with a Sampler on the
+// same weights). `candidates` and `choose` follow attnlib.companions.sampler line for line; the random numbers
+// are mulberry32's (uniformAt in _common.js is attnlib.companions.sampler.Mulberry32).
 // Shared helpers (from _dom.js and _common.js): h, requireSeed, pyRepr, quotedWord, quotedWords, uniformAt, clamp, softmax, fmt, nextId, card, rangeControl, redrawOn, save
 
 // --- the weights ---------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ function step(m, caches, id, position) {
   return { logits, rows };
 }
 
-// --- the rule (attnlib.generation.candidates and choose) ------------------------------------------
+// --- the rule (attnlib.companions.sampler.candidates and choose) ---------------------------------
 // The logits, or an Error with attnlib.generation's message: NaN and +inf come from a model that
 // diverged, and all -inf leaves no word; -inf alone is a word ruled out.
 function requireLogits(logits) {
@@ -207,7 +207,7 @@ function promptIds(text, m) {
 }
 
 // --- writing ------------------------------------------------------------------------------------------
-// A run: the prompt through the caches, then one word per call of `more` (attnlib.generation.generate).
+// A run: the prompt through the caches, then one word per call of `more` (attnlib.generate).
 function startRun(m, ids, rule, seed) {
   const caches = m.blocks.map(() => ({ keys: [], values: [] }));
   let last = null;

@@ -2,12 +2,12 @@
 
 ``WriteWithModel`` stores the model's weights in its state, as the float32 numbers training left them
 (base64, little-endian), so the page needs no kernel. Its ES module (``writer.js``) runs the model in
-float64 through one KV cache per block and picks each word with the rule of :mod:`attnlib.generation`
+float64 through one KV cache per block and picks each word with the rule of :mod:`attnlib.companions.sampler`
 (``candidates``, ``choose``) and the same random numbers (``Mulberry32``): the same prompt, rule and seed
 give the same words as Python. For each new word it shows the five most likely words and the attention
 row of one head (the chapter's long-range head) over the context, which grows by one word per step.
 
-The Python twin of the page is ``numbers()``: :func:`attnlib.generation.generate` on
+The Python twin of the page is ``numbers()``: :func:`attnlib.generate` (with a ``Sampler``) on
 ``stored_model()``, a ``TinyLM`` in float64 holding exactly the stored weights.
 
 Chapter: "A model that writes".
@@ -26,7 +26,8 @@ import torch
 import traitlets
 
 from .. import generation
-from .._validate import quoted_words
+from ..companions import sampler
+from ..companions.checks import quoted_words
 from ..transformer import TinyLM
 from .learned import _LearnedWidget
 from .sliders import _HERE, _es_module
@@ -106,23 +107,23 @@ class WriteWithModel(_LearnedWidget):
     _repr_traits = ("prompt", "temperature", "top_k", "top_p", "seed", "steps")
 
     def __init__(self, model: TinyLM, vocab: Sequence[str], *, watch: tuple[int, int], prompt: str = "<s>",
-                 rule: generation.Rule | None = None, seed: int = 0, steps: int = 0, end: str = "</s>") -> None:
+                 rule: sampler.Rule | None = None, seed: int = 0, steps: int = 0, end: str = "</s>") -> None:
         model = _page_model(model)
         if isinstance(vocab, str) or len(vocab) != model.vocab_size or not all(isinstance(w, str) for w in vocab):
             raise ValueError(f"vocab must be the model's {model.vocab_size} words, got {len(vocab)} items")
         if end not in vocab:
             raise ValueError(f"the end word {end!r} is not in the vocabulary")
         watch = generation._check_watch(model, watch)
-        rule = generation.Rule() if rule is None else rule  # None: greedy
-        if not isinstance(rule, generation.Rule):
-            raise TypeError(f"rule must be an attnlib.generation.Rule, got {type(rule).__name__}")
+        rule = sampler.Rule() if rule is None else rule  # None: greedy
+        if not isinstance(rule, sampler.Rule):
+            raise TypeError(f"rule must be an attnlib.companions.sampler.Rule, got {type(rule).__name__}")
         blob, shapes = pack_weights(model)
         block = model.blocks[0]
         config = {"d_model": model.embed.embedding_dim, "num_heads": block.attn.num_heads, "d_ff": block.ff1.out_features,
                   "n_layers": model.n_layers, "context": min(model.context, PAGE_CONTEXT), "vocab_size": model.vocab_size}
         self._model: TinyLM | None = None
         super().__init__(weights=blob, shapes=shapes, config=config, vocab=list(vocab), watch=list(watch), end=end,
-                         prompt=prompt, seed=generation.Mulberry32(seed).state,
+                         prompt=prompt, seed=sampler.Mulberry32(seed).state,
                          temperature=0.0 if rule.greedy else float(rule.temperature),
                          top_k=rule.top_k or model.vocab_size, top_p=1.0 if rule.top_p is None else float(rule.top_p),
                          steps=steps)
@@ -158,12 +159,12 @@ class WriteWithModel(_LearnedWidget):
 
     @traitlets.validate("top_p")
     def _check_top_p(self, proposal: dict[str, Any]) -> float:
-        generation.Rule(temperature=1.0, top_p=proposal["value"])  # the ValueError of the rule
+        sampler.Rule(temperature=1.0, top_p=proposal["value"])  # the ValueError of the rule
         return proposal["value"]
 
     @traitlets.validate("seed")
     def _check_seed(self, proposal: dict[str, Any]) -> int:
-        return generation.Mulberry32(proposal["value"]).state
+        return sampler.Mulberry32(proposal["value"]).state
 
     @traitlets.validate("steps")
     def _check_steps(self, proposal: dict[str, Any]) -> int:
@@ -173,12 +174,12 @@ class WriteWithModel(_LearnedWidget):
         return s
 
     @property
-    def rule(self) -> generation.Rule:
+    def rule(self) -> sampler.Rule:
         """The rule the traits describe. Temperature 0 is greedy; top_k equal to the vocabulary's size, or
         top_p equal to 1, filters nothing."""
         if self.temperature == 0:
-            return generation.Rule()
-        return generation.Rule(temperature=self.temperature, top_k=self.top_k if self.top_k < len(self.vocab) else None,
+            return sampler.Rule()
+        return sampler.Rule(temperature=self.temperature, top_k=self.top_k if self.top_k < len(self.vocab) else None,
                                top_p=self.top_p if self.top_p < 1 else None)
 
     def stored_model(self) -> TinyLM:
@@ -221,10 +222,10 @@ class WriteWithModel(_LearnedWidget):
         if self.steps == 0:
             return out
         rule = self.rule
-        g = generation.generate(self.stored_model(), prompt, min(self.steps, self.config["context"] - len(prompt)), rule, seed=self.seed,
-                                stop=self.vocab.index(self.end), watch=tuple(self.watch))
+        g = generation.generate(self.stored_model(), prompt, min(self.steps, self.config["context"] - len(prompt)),
+                                sampler.Sampler(rule, self.seed), stop=self.vocab.index(self.end), watch=tuple(self.watch))
         for logits, row in zip(g.logits, g.attention, strict=True):
-            order, probs = generation.candidates(logits.tolist(), rule)
+            order, probs = sampler.candidates(logits.tolist(), rule)
             out["logits"].append(logits.numpy())
             out["candidates"].append(order)
             out["probs"].append(np.asarray(probs))

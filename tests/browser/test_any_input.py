@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from attnlib._validate import quoted_word
+from attnlib.companions.checks import quoted_word
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
 from bookdev.site import PHONE, THEMES, set_theme
