@@ -254,7 +254,7 @@ LEARNING_CASES = [
     ("trainer unknown word", lambda: trainer.make_corpus(
         {"sentences": [{"sense": "bank:river", "text": "the bank by the volcano"}]}), ValueError, "volcano"),
     ("trainer d_model too wide", lambda: trainer.train({"d_model": 100}), ValueError, "got 100"),
-    ("trainer widget bad lr", lambda: TrainItYourself({"lr": -1.0}), ValueError, "got -1.0"),
+    ("trainer widget bad lr", lambda: TrainItYourself({"lr": -1.0}), ValueError, "got -1"),
     ("trainer widget ask not text", lambda: TrainItYourself(ask=3), TypeError, "int"),
 ]
 
