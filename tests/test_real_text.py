@@ -46,18 +46,22 @@ def test_chars_round_trip_and_unknown_characters_named():
         chars.encode("be!Z")
 
 
-def test_ngram_probabilities_sum_to_one_and_unigram_counts():
+def test_ngram_probabilities_sum_to_one_and_bits_are_the_mean_of_prob():
     train = "the cat sat on the mat; the rat ate the hat."
     vocab = sorted(set(train + "xq"))
+    text = "the rat sat; xq the"  # with characters and contexts the training text never has
     for order in (1, 2, 4):
         model = rt.NGram(train, order, vocab)
-        for history in ("", "t", "the", " th", "zzz"):
+        for history in ("", "t", "the", " th", "qqq", "xthe"):
             assert math.isclose(sum(model.prob(history, c) for c in vocab), 1.0, rel_tol=1e-12)
+        by_hand = -np.mean([math.log2(model.prob(text[:i], text[i])) for i in range(1, len(text))])
+        assert math.isclose(model.bits_per_char(text), by_hand, rel_tol=1e-12)
     uni = rt.NGram(train, 1, vocab)
-    assert math.isclose(uni.prob("abc", "t"), (train.count("t") + 1) / (len(train) + len(vocab)))
+    assert math.isclose(uni.prob("tha", "t"), (train.count("t") + 1) / (len(train) + len(vocab)))
     # a longer history can only help on the training text itself
     assert rt.NGram(train, 4, vocab).bits_per_char(train) < rt.NGram(train, 2, vocab).bits_per_char(train) \
         < uni.bits_per_char(train)
+    assert rt.NGram(train, 2, vocab).prob("t", "h") > rt.NGram(train, 1, vocab).prob("t", "h")
 
 
 def test_split_keeps_the_end_apart():
@@ -87,15 +91,16 @@ def test_ablate_zeroes_one_head_and_is_undone():
 
 def test_stream_within_the_cache_equals_the_forward_pass():
     model = _rope_model()
-    ids = [int(i) for i in torch.randint(11, (20,), generator=torch.Generator().manual_seed(1))]
-    logits, _ = model(torch.tensor([ids]))
-    full = torch.nn.functional.cross_entropy(logits[0, :-1], torch.tensor(ids[1:]), reduction="none").detach().numpy()
+    ids = torch.randint(11, (3, 20), generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        logits, _ = model(ids)
+    full = torch.nn.functional.cross_entropy(logits[:, :-1].transpose(1, 2), ids[:, 1:], reduction="none").numpy()
     for how in (rt.Stream(window=24), rt.Stream(window=20, sinks=4), rt.Stream(window=24, recompute=True)):
         np.testing.assert_allclose(rt.stream_loss(model, ids, how), full, rtol=0, atol=1e-10)
     # a window shorter than the stream forgets: the losses differ after it fills
     short = rt.stream_loss(model, ids, rt.Stream(window=4))
-    np.testing.assert_allclose(short[:4], full[:4], rtol=0, atol=1e-10)
-    assert np.abs(short[6:] - full[6:]).max() > 1e-6
+    np.testing.assert_allclose(short[:, :4], full[:, :4], rtol=0, atol=1e-10)
+    assert np.abs(short[:, 6:] - full[:, 6:]).min() > 0
 
 
 def test_committed_weights_load_and_the_log_matches_the_settings():
@@ -120,3 +125,15 @@ def test_first_50_steps_retrain_as_logged():
     logged = rt.training_log()["losses"][:50]
     np.testing.assert_allclose(losses, logged, rtol=0, atol=2e-3)
     assert logged[0] - logged[-1] > 0.5  # the tolerance is small against what 50 steps change
+
+
+def test_held_out_bits_scores_from_half_a_context_or_more():
+    model = _rope_model()  # context 24: windows start every 12 characters and score their second half
+    ids = torch.randint(11, (24 * 5 + 7,), generator=torch.Generator().manual_seed(3))
+    nats = []
+    with torch.no_grad():
+        for s in range(0, len(ids) - 24, 12):
+            for j in range(0 if s == 0 else 12, 24):  # the first window scores its first half too
+                logits, _ = model(ids[None, s:s + j + 1])  # character s + j + 1 from the ones before, in the window
+                nats.append(torch.nn.functional.cross_entropy(logits[0, -1:], ids[s + j + 1:s + j + 2]).item())
+    assert math.isclose(rt.held_out_bits(model, ids, chunk=2), np.mean(nats) / math.log(2), rel_tol=1e-9)

@@ -9,8 +9,8 @@ model's training, and what its heads do with text it never trained on.
 * :func:`make_model`, :func:`train_char_lm`, :func:`load_model`: the book's ``TinyLM`` with rotary
   positions, trained with AdamW on random windows of the training text; the committed weights and
   per-step log (``python -m tools.train_real_text`` writes them);
-* :func:`bits_per_char`, :func:`ablate`: the model scored on held-out windows, with a head's output
-  set to zero;
+* :func:`bits_per_char`, :func:`held_out_bits`, :func:`ablate`: the model scored on held-out text, and
+  with a head's output set to zero;
 * :func:`stream_loss`: a stream longer than the context decoded with a sliding window, a window plus
   the first tokens kept (the *attention sink* of Xiao et al. 2023), or each window recomputed.
 
@@ -33,7 +33,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from ..positions import apply_rope
+from ..positions import BASE, rope_unchecked
 from ..transformer import TinyLM, gelu
 from .learning import reproducible
 
@@ -44,7 +44,7 @@ LOG = DATA / "real_text_lm_log.json"
 HELD_OUT = 0.1  # the last tenth of the text is never trained on
 #: The model's shape and its training, as ``python -m tools.train_real_text`` ran them.
 SHAPE = {"d_model": 64, "num_heads": 4, "d_ff": 256, "n_layers": 2, "context": 64}
-TRAINING = {"steps": 2000, "batch": 32, "lr": 3e-3, "weight_decay": 0.01, "seed": 0}
+TRAINING = {"steps": 4000, "batch": 32, "lr": 3e-3, "weight_decay": 0.01, "seed": 0}
 
 
 def load_text() -> str:
@@ -87,38 +87,67 @@ class NGram:
     Witten-Bell smoothing: after a context ``h`` seen ``N(h)`` times with ``T(h)`` different next
     characters, ``P(c | h) = (N(h, c) + T(h) P(c | h')) / (N(h) + T(h))``, where ``h'`` drops the oldest
     character; the unigram is add-one smoothed over the vocabulary, so no character has probability 0.
+    A string of ``k`` characters is counted under one number, its characters' ids as digits in base ``V``.
     """
 
     def __init__(self, train: str, order: int, vocab: list[str]) -> None:
         if not isinstance(order, int) or order < 1:
             raise ValueError(f"order must be an int >= 1, got {order!r}")
-        self.order, self.vocab = order, list(vocab)
-        self.unigram = Counter(train)
-        self.grams = [Counter(train[i:i + k + 1] for i in range(len(train) - k)) for k in range(1, order)]
-        self.contexts, self.types = [], []
-        for k, grams in enumerate(self.grams, start=1):
-            ctx, types = Counter(), Counter()
-            for g, n in grams.items():
-                ctx[g[:k]] += n
-                types[g[:k]] += 1
-            self.contexts.append(ctx)
-            self.types.append(types)
-        self.total = len(train)
+        self.order, self.vocab, self.index = order, list(vocab), {c: i for i, c in enumerate(vocab)}
+        ids = self._ids(train)
+        V = len(self.vocab)
+        self.unigram = np.bincount(ids, minlength=V) + 1.0  # add-one
+        self.unigram /= self.unigram.sum()
+        self.levels = []  # per context length k: sorted gram codes, their counts; context codes, N, T
+        for k in range(1, order):
+            codes = self._codes(ids, k + 1)  # every (k+1)-gram of the text
+            grams, counts = np.unique(codes, return_counts=True)
+            contexts, first, types = np.unique(grams // V, return_index=True, return_counts=True)
+            self.levels.append((grams, counts, contexts, np.add.reduceat(counts, first), types))
+
+    def _ids(self, s: str) -> np.ndarray:
+        return np.array([self.index[c] for c in s], dtype=np.int64)
+
+    def _codes(self, ids: np.ndarray, k: int) -> np.ndarray:
+        """The code of the ``k`` characters ending at each position ``k - 1 ..``."""
+        V, out = len(self.vocab), np.zeros(len(ids) - k + 1, dtype=np.int64)
+        for j in range(k):
+            out = out * V + ids[j:len(ids) - k + 1 + j]
+        return out
+
+    @staticmethod
+    def _count(sorted_codes: np.ndarray, values: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        at = np.clip(np.searchsorted(sorted_codes, codes), 0, len(sorted_codes) - 1)
+        return np.where(sorted_codes[at] == codes, values[at], 0)
 
     def prob(self, history: str, c: str) -> float:
-        p = (self.unigram[c] + 1) / (self.total + len(self.vocab))
-        for k in range(1, min(self.order - 1, len(history)) + 1):
-            h = history[-k:]
-            n, t = self.contexts[k - 1][h], self.types[k - 1][h]
-            if n == 0:
+        """``P(c | history)``, one character at a time."""
+        V, ids = len(self.vocab), self._ids(history[max(0, len(history) - self.order + 1):] if self.order > 1 else "")
+        p = float(self.unigram[self.index[c]])
+        for k in range(1, min(self.order - 1, len(ids)) + 1):
+            grams, counts, contexts, n, t = self.levels[k - 1]
+            h = int(self._codes(ids[-k:], k)[0])  # the last k characters
+            n_h, t_h = (int(self._count(contexts, x, np.array([h]))[0]) for x in (n, t))
+            if n_h == 0:  # never seen: no longer context was seen either
                 break
-            p = (self.grams[k - 1][h + c] + t * p) / (n + t)
+            p = (int(self._count(grams, counts, np.array([h * V + self.index[c]]))[0]) + t_h * p) / (n_h + t_h)
         return p
 
     def bits_per_char(self, text: str) -> float:
-        """The mean of ``-log2 P(next | before)`` over every character of ``text`` after the first."""
-        w = self.order - 1
-        return -sum(math.log2(self.prob(text[max(0, i - w):i], text[i])) for i in range(1, len(text))) / (len(text) - 1)
+        """The mean of ``-log2 P(next | before)`` over every character of ``text`` after the first:
+        :meth:`prob` at every position at once."""
+        ids, V = self._ids(text), len(self.vocab)
+        p = self.unigram[ids[1:]]  # (len - 1,)
+        for k in range(1, self.order):
+            grams, counts, contexts, n, t = self.levels[k - 1]
+            if len(ids) <= k:
+                break
+            h = self._codes(ids[:-1], k)  # the k characters before each position k ..
+            n_h, t_h = self._count(contexts, n, h), self._count(contexts, t, h)
+            g = self._count(grams, counts, h * V + ids[k:])
+            seen = n_h > 0
+            p[k - 1:] = np.where(seen, (g + t_h * p[k - 1:]) / np.maximum(n_h + t_h, 1), p[k - 1:])
+        return float(-np.log2(p).mean())
 
 
 def make_model(vocab_size: int, seed: int = 0) -> TinyLM:
@@ -211,6 +240,26 @@ def bits_per_char(model: TinyLM, x: torch.Tensor, y: torch.Tensor) -> float:
     return F.cross_entropy(logits.flatten(0, 1), y.flatten()).item() / math.log(2)
 
 
+@torch.no_grad()
+def held_out_bits(model: TinyLM, ids: torch.Tensor, *, chunk: int = 256) -> float:
+    """Bits per character of ``ids`` ``(length,)``, each character predicted from between half a context
+    and a full context before it: windows of the context overlapping by half, each scoring its second half
+    (and the first window its first half too)."""
+    n, half = model.context, model.context // 2
+    starts = np.arange(0, len(ids) - n, half)
+    if len(starts) == 0:
+        raise ValueError(f"{len(ids)} characters: need more than the context of {n}")
+    total, count = 0.0, 0
+    for part in np.array_split(starts, max(1, len(starts) // chunk)):
+        x, y = windows(ids, part, n)  # (windows, n) each
+        logits, _ = model(x)
+        keep = torch.ones_like(y, dtype=torch.bool)
+        keep[:, :half] = torch.from_numpy(part == 0)[:, None]  # a first half is scored in the first window only
+        total += F.cross_entropy(logits[keep], y[keep], reduction="sum").item()
+        count += int(keep.sum())
+    return total / count / math.log(2)
+
+
 @contextmanager
 def ablate(model: TinyLM, layer: int, head: int) -> Iterator[None]:
     """Inside the block, head ``head`` of block ``layer`` adds nothing: its output is set to zero
@@ -242,40 +291,39 @@ class Stream:
 
 
 @torch.no_grad()
-def stream_loss(model: TinyLM, ids: list[int], how: Stream) -> np.ndarray:
-    """The loss (nats) of predicting ``ids[t + 1]`` at every ``t``, decoding ``ids`` one token at a time.
+def stream_loss(model: TinyLM, ids: torch.Tensor, how: Stream) -> np.ndarray:
+    """The loss (nats) of predicting ``ids[:, t + 1]`` at every ``t``, ``(streams, length - 1)``, each
+    stream of ``ids`` ``(streams, length)`` decoded one token at a time.
 
     With a cache, each block keeps the keys and values of at most ``how.sinks`` first tokens and the
     ``how.window`` latest ones; as in StreamingLLM, the keys are kept before rotation and turned at
     their place in the cache, so no distance exceeds the cache's length. With ``recompute``, every
     prediction runs the model afresh on the ``window`` latest tokens.
     """
-    if how.recompute:
-        out = []
-        for t in range(len(ids) - 1):
-            x = torch.tensor([ids[max(0, t + 1 - how.window):t + 1]])
-            logits, _ = model(x)
-            out.append(F.cross_entropy(logits[0, -1:], torch.tensor([ids[t + 1]])).item())
-        return np.array(out)
-    kept: list[list[torch.Tensor]] = [[] for _ in model.blocks]  # per block, per token (k, v), each (h, d_k)
-    out = []
-    for t in range(len(ids) - 1):
-        h = model.embed(torch.tensor([ids[t]]))  # (1, d_model)
-        for b, block in enumerate(model.blocks):
-            a = block.attn
-            z = block.norm1(h)
-            q, k, v = (w(z).view(a.num_heads, 1, a.d_k) for w in (a.W_q, a.W_k, a.W_v))  # (h, 1, d_k)
-            kept[b].append((k, v))
-            if len(kept[b]) > how.sinks + how.window:
-                del kept[b][how.sinks]  # the oldest token after the sinks leaves the cache
-            keys = torch.cat([kk for kk, _ in kept[b]], dim=1)  # (h, m, d_k)
-            vals = torch.cat([vv for _, vv in kept[b]], dim=1)
-            m = keys.shape[1]
-            keys = apply_rope(keys, torch.arange(m))
-            q = apply_rope(q, torch.tensor([m - 1]))
-            w = torch.softmax(q @ keys.transpose(-1, -2) / math.sqrt(a.d_k), dim=-1)  # (h, 1, m)
-            h = h + a.W_o((w @ vals).transpose(0, 1).reshape(1, -1))
+    losses = []
+    if how.recompute:  # while the stream fits the window, one pass gives every prediction
+        logits, _ = model(ids[:, :how.window])  # (streams, <= window, vocab)
+        losses.extend(F.cross_entropy(logits[:, :-1].transpose(1, 2), ids[:, 1:how.window], reduction="none").T)
+        for t in range(how.window - 1, ids.shape[1] - 1):
+            logits, _ = model(ids[:, t + 1 - how.window:t + 1])  # (streams, window, vocab): the latest only
+            losses.append(F.cross_entropy(logits[:, -1], ids[:, t + 1], reduction="none"))
+        return torch.stack(losses, dim=1).numpy()
+    caches = [[] for _ in model.blocks]  # per block, per kept token: (k, v), each (streams, heads, 1, d_k)
+    for t in range(ids.shape[1] - 1):
+        h = model.embed(ids[:, t])  # (streams, d_model)
+        for block, kept in zip(model.blocks, caches):
+            a, z = block.attn, block.norm1(h)
+            q, k, v = (w(z).view(-1, a.num_heads, 1, a.d_k) for w in (a.W_q, a.W_k, a.W_v))
+            kept.append((k, v))
+            if len(kept) > how.sinks + how.window:
+                del kept[how.sinks]  # the oldest token after the kept first ones leaves the cache
+            m = len(kept)
+            keys = rope_unchecked(torch.cat([kk for kk, _ in kept], dim=2), torch.arange(m), "interleaved", BASE)
+            q = rope_unchecked(q, torch.tensor([m - 1]), "interleaved", BASE)  # the newest sits last
+            w = torch.softmax(q @ keys.transpose(-1, -2) / math.sqrt(a.d_k), dim=-1)  # (streams, heads, 1, m)
+            out = w @ torch.cat([vv for _, vv in kept], dim=2)  # (streams, heads, 1, d_k)
+            h = h + a.W_o(out.flatten(1))
             h = h + block.ff2(gelu(block.ff1(block.norm2(h))))
-        logits = model.norm(h) @ model.embed.weight.T  # (1, vocab)
-        out.append(F.cross_entropy(logits, torch.tensor([ids[t + 1]])).item())
-    return np.array(out)
+        logits = model.norm(h) @ model.embed.weight.T  # (streams, vocab)
+        losses.append(F.cross_entropy(logits, ids[:, t + 1], reduction="none"))
+    return torch.stack(losses, dim=1).numpy()
