@@ -31,19 +31,20 @@ def gelu(x: torch.Tensor) -> torch.Tensor:
 class TransformerBlock(nn.Module):
     """One pre-norm block: causal self-attention and a feed-forward network, each around a residual.
 
-    ``TransformerBlock(d_model, num_heads, d_ff, *, dropout=0.0, residual=True, layer_norm=True)``.
+    ``TransformerBlock(d_model, num_heads, d_ff, *, dropout=0.0, residual=True, layer_norm=True, rope=False)``;
+    ``rope=True`` turns the attention's queries and keys at their positions (``MultiHeadAttention(rope=True)``).
     ``forward(x, *, key_mask=None)`` takes ``(batch, n, d_model)`` and returns
     ``(out (batch, n, d_model), weights (batch, heads, n, n))``. ``step(x_new, cache, *, key_mask=None)``
     does the same for new tokens only, with the keys and values of earlier ones in ``cache``.
     """
 
     def __init__(self, d_model: int, num_heads: int, d_ff: int, *, dropout: float = 0.0, residual: bool = True,
-                 layer_norm: bool = True) -> None:
+                 layer_norm: bool = True, rope: bool = False) -> None:
         super().__init__()
         d_model, d_ff = require_positive_int(d_model, "d_model"), require_positive_int(d_ff, "d_ff")
         self.residual, self.layer_norm = require_bool(residual, "residual"), require_bool(layer_norm, "layer_norm")
         self.norm1 = nn.LayerNorm(d_model) if layer_norm else nn.Identity()
-        self.attn = MultiHeadAttention(d_model, num_heads)
+        self.attn = MultiHeadAttention(d_model, num_heads, rope=rope)
         self.norm2 = nn.LayerNorm(d_model) if layer_norm else nn.Identity()
         self.ff1 = nn.Linear(d_model, d_ff)
         self.ff2 = nn.Linear(d_ff, d_model)
@@ -72,6 +73,8 @@ class TransformerBlock(nn.Module):
         """torch's ``nn.TransformerEncoderLayer(norm_first=True, batch_first=True)`` with this block's weights."""
         if not (self.residual and self.layer_norm):
             raise ValueError("torch's layer always has its residuals and LayerNorms: only a full block can be copied")
+        if self.attn.rope:
+            raise ValueError("torch's layer has no rotary positions: a block with rope=True cannot be copied")
         d_model, d_ff = self.ff1.in_features, self.ff1.out_features
         layer = nn.TransformerEncoderLayer(d_model, self.attn.num_heads, d_ff, dropout=self.dropout.p, activation=gelu,
                                            batch_first=True, norm_first=True, dtype=self.ff1.weight.dtype)
@@ -94,7 +97,8 @@ class TinyLM(nn.Module):
     LayerNorm, and a readout tied to the token embeddings (the logit of word w is ``h · e_w``).
 
     ``TinyLM(vocab_size, *, d_model=48, num_heads=4, d_ff=192, n_layers=2, context=256, dropout=0.0,
-    residual=True, layer_norm=True)``. ``forward(ids, *, key_mask=None, positions=None)`` takes word
+    residual=True, layer_norm=True, rope=False)``; ``rope=True`` drops the learned position table and
+    gives every block rotary positions instead (a score then depends on how far apart two tokens are). ``forward(ids, *, key_mask=None, positions=None)`` takes word
     ids ``(batch, n)`` and returns ``(logits (batch, n, vocab), weights)``, one ``(batch, h, n, n)``
     tensor per block. ``step(ids_new, caches, *, positions, key_mask=None)`` runs new tokens through
     the KV caches (see :mod:`attnlib.generation`). ``n_layers=0`` is a model that sees only the
@@ -102,19 +106,22 @@ class TinyLM(nn.Module):
     """
 
     def __init__(self, vocab_size: int, *, d_model: int = 48, num_heads: int = 4, d_ff: int = 192, n_layers: int = 2,
-                 context: int = 256, dropout: float = 0.0, residual: bool = True, layer_norm: bool = True) -> None:
+                 context: int = 256, dropout: float = 0.0, residual: bool = True, layer_norm: bool = True,
+                 rope: bool = False) -> None:
         super().__init__()
         self.vocab_size = require_positive_int(vocab_size, "vocab_size")
         self.context = require_positive_int(context, "context")
         if not isinstance(n_layers, int) or n_layers < 0:
             raise ValueError(f"n_layers must be an int >= 0, got {n_layers!r}")
         self.embed = nn.Embedding(vocab_size, d_model)
-        self.pos = nn.Embedding(context, d_model)
+        self.rope = require_bool(rope, "rope")
+        self.pos = None if self.rope else nn.Embedding(context, d_model)
         self.blocks = nn.ModuleList(TransformerBlock(d_model, num_heads, d_ff, dropout=dropout, residual=residual,
-                                                     layer_norm=layer_norm) for _ in range(n_layers))
+                                                     layer_norm=layer_norm, rope=self.rope) for _ in range(n_layers))
         self.norm = nn.LayerNorm(d_model) if layer_norm else nn.Identity()
         nn.init.normal_(self.embed.weight, std=0.1)
-        nn.init.normal_(self.pos.weight, std=0.1)
+        if self.pos is not None:
+            nn.init.normal_(self.pos.weight, std=0.1)
 
     @property
     def n_layers(self) -> int:
@@ -136,6 +143,8 @@ class TinyLM(nn.Module):
             raise ValueError(f"positions count from 0; got position {int(positions.min())}")
         if positions.numel() and int(positions.max()) >= self.context:
             raise ValueError(f"the context holds {self.context} positions; position {int(positions.max())} is beyond it")
+        if self.pos is None:  # rotary: the blocks turn queries and keys; a shift of every position changes nothing
+            return self.embed(ids)  # (batch, n, d_model)
         return self.embed(ids) + self.pos(positions)  # (batch, n, d_model)
 
     def _logits(self, h: torch.Tensor) -> torch.Tensor:
