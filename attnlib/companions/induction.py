@@ -218,17 +218,19 @@ def backward(w: Mapping[str, np.ndarray], tokens: np.ndarray, heads: int, f: Map
 # --- the measures -----------------------------------------------------------------------------------------
 def measure(f: Mapping[str, Any], batch: Batch) -> dict[str, Any]:
     """On one forward pass: the loss on the second copy and on the first (``Batch.copies``), and every
-    head's previous-token and prefix-matching scores (``head_scores``), layer by layer, ``(layers, heads)``."""
+    head's previous-token, duplicate-token and prefix-matching scores (``head_scores``; the last two over
+    the queries of the second copy), layer by layer, ``(layers, heads)``."""
     second, first = batch.copies()
     losses = f["losses"]
     tokens, queries = torch.from_numpy(batch.tokens), torch.from_numpy(batch.second_copy())
-    prev, pm = [], []
+    prev, dup, pm = [], [], []
     for c in f["layers"]:
         a = torch.from_numpy(c["a"])
         prev.append(head_scores.previous_token_score(a).numpy())
+        dup.append(head_scores.duplicate_token_score(a, tokens, queries).numpy())
         pm.append(head_scores.prefix_matching_score(a, tokens, queries).numpy())
     return {"second": float(losses[second[:, :-1]].mean()), "first": float(losses[first[:, :-1]].mean()),
-            "previous": np.array(prev), "prefix": np.array(pm)}
+            "previous": np.array(prev), "duplicate": np.array(dup), "prefix": np.array(pm)}
 
 
 # --- training ---------------------------------------------------------------------------------------------
@@ -236,7 +238,7 @@ def measure(f: Mapping[str, Any], batch: Batch) -> dict[str, Any]:
 class Trainer:
     """A run that can stop and continue: ``run()`` trains until ``steps`` updates are done (or ``stop``
     returns True after a step, or the loss diverges). Index ``s`` of ``losses``, ``second``, ``first``,
-    ``previous``, ``prefix`` is measured on the batch of step ``s`` at the weights after ``s`` updates.
+    ``previous``, ``duplicate``, ``prefix`` is measured on the batch of step ``s`` at the weights after ``s`` updates.
     The widget "Watch an induction head form" computes the same numbers in the page."""
 
     settings: Mapping[str, Any]
@@ -245,6 +247,7 @@ class Trainer:
     second: list[float] = field(default_factory=list)
     first: list[float] = field(default_factory=list)
     previous: list[np.ndarray] = field(default_factory=list)
+    duplicate: list[np.ndarray] = field(default_factory=list)
     prefix: list[np.ndarray] = field(default_factory=list)
     stopped: str | None = None
 
@@ -277,6 +280,7 @@ class Trainer:
         self.second.append(got["second"])
         self.first.append(got["first"])
         self.previous.append(got["previous"])
+        self.duplicate.append(got["duplicate"])
         self.prefix.append(got["prefix"])
         self._grads = backward(self.weights, batch.tokens, s["heads"], f)
         return True

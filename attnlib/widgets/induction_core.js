@@ -225,10 +225,10 @@ function inductionMeasure(st, buf, size) {
       if (i >= s0 && i <= s0 + m - 2) { first += loss; nf += 1; }
     }
   }
-  const previous = [], prefix = [];
+  const previous = [], duplicate = [], prefix = [];
   for (let l = 0; l < L; l++) for (let hd = 0; hd < H; hd++) {
     const a = buf.a[l];
-    let pt = 0, pm = 0, counted = 0;
+    let pt = 0, pm = 0, dt = 0, counted = 0, dcounted = 0;
     for (let b = 0; b < size; b++) {
       const ao = (b * H + hd) * n * n, s0 = buf.start[b], m = buf.length[b];
       for (let i = 1; i < n; i++) pt += a[ao + i * n + i - 1];
@@ -236,12 +236,16 @@ function inductionMeasure(st, buf, size) {
         let mass = 0, any = false;
         for (let j = 1; j < i; j++) if (tok[b * n + j - 1] === tok[b * n + i]) { mass += a[ao + i * n + j]; any = true; }
         if (any) { pm += mass; counted += 1; }
+        let same = 0, seen = false;
+        for (let j = 0; j < i; j++) if (tok[b * n + j] === tok[b * n + i]) { same += a[ao + i * n + j]; seen = true; }
+        if (seen) { dt += same; dcounted += 1; }
       }
     }
     previous.push(pt / (size * (n - 1)));
+    duplicate.push(dt / dcounted);
     prefix.push(pm / counted);
   }
-  return { second: second / ns, first: first / nf, previous, prefix };
+  return { second: second / ns, first: first / nf, previous, duplicate, prefix };
 }
 
 // A training run that can stop and continue (attnlib.companions.induction.Trainer). `st` are checked settings.
@@ -249,7 +253,7 @@ function createInduction(st) {
   const weights = inductionInit(st), names = inductionParamNames(st.layers);
   const zeros = () => Object.fromEntries(names.map((k) => [k, new Float64Array(weights[k].length)]));
   return { settings: st, names, weights, m: zeros(), v: zeros(), grads: zeros(), kept: zeros(), b1t: 1, b2t: 1, draw: mulberry32(st.seed),
-    buf: inductionBuffers(st, st.batch), losses: [], second: [], first: [], previous: [], prefix: [], stopped: null };
+    buf: inductionBuffers(st, st.batch), losses: [], second: [], first: [], previous: [], duplicate: [], prefix: [], stopped: null };
 }
 
 function inductionStepsDone(t) { return Math.max(t.losses.length - 1, 0); }
@@ -264,7 +268,7 @@ function inductionMeasureStep(t) {
     return false;
   }
   const got = inductionMeasure(st, buf, st.batch);
-  t.losses.push(loss); t.second.push(got.second); t.first.push(got.first); t.previous.push(got.previous); t.prefix.push(got.prefix);
+  t.losses.push(loss); t.second.push(got.second); t.first.push(got.first); t.previous.push(got.previous); t.duplicate.push(got.duplicate); t.prefix.push(got.prefix);
   inductionBackward(t.weights, st, buf, st.batch, t.grads);
   return true;
 }

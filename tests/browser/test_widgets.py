@@ -26,6 +26,7 @@ from attnlib.widgets import (
 )
 from attnlib.widgets.decoding import decoding_numbers
 from bookdev import browser as bb
+from bookdev import induction_driver as idr
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
 from bookdev.site import AXE, PHONE, WIDGET_PAGES
@@ -235,6 +236,7 @@ CHECKS = {
     "AskModel": ld.check_ask,
     "WriteWithModel": xd.check_writer,
     "TrainItYourself": td.check_trainer,
+    "WatchInduction": idr.check_induction,
 }
 
 
