@@ -34,7 +34,7 @@ from . import head_scores
 from .learning import ADAM_BETAS
 from .trainer import DIVERGED, WEIGHT_STREAM, adam_update, normal_draws
 
-#: The settings the widget opens with: those of the chapter's run.
+#: The settings the widget opens with, those of the chapter's run.
 DEFAULTS: dict[str, Any] = {"layers": 2, "heads": 2, "d_model": 32, "vocab": 32, "context": 16,
                             "repeat_min": 3, "repeat_max": 8, "batch": 32, "lr": 0.01, "steps": 500, "seed": 0}
 #: The ranges the page accepts, both ends included.
