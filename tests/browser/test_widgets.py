@@ -21,6 +21,7 @@ from attnlib.widgets import (
     TemperatureSlider,
     TrainingReplay,
     TrainItYourself,
+    WatchInduction,
     WriteWithModel,
     slider_math,
 )
@@ -40,7 +41,7 @@ pytestmark = pytest.mark.browser
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
 CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
                                     RotaryPositions, TrainingReplay, AskModel, DecodingStepper, WriteWithModel,
-                                    TrainItYourself)}
+                                    TrainItYourself, WatchInduction)}
 
 
 def test_there_are_widget_pages() -> None:
