@@ -5,7 +5,8 @@
 // head's prefix-matching and previous-token scores and its attention pattern on one repeated sequence are drawn
 // as it learns; Stop and Continue pause and resume; afterwards heads can be switched off and a typed sequence
 // shows where each head looks. The fields survive a reload (localStorage); Reset restores the chapter's run.
-// Shared helpers (from _dom.js and _common.js): h, s, PALETTE, clamp, fmt, nextId, card, lineChart, save
+// Shared helpers (from _dom.js and _common.js): h, s, PALETTE, clamp, fmt, nextId, card, save
+// (and lineChart, from line_chart.js, which induction.py puts before this file)
 
 const IND_STORE_KEY = "attnbook:watch-induction:v1";
 const IND_SLICE_MS = 12;

@@ -35,7 +35,8 @@ class WatchInduction(_LearnedWidget):
     """
 
     _esm = "\n".join((_es_module("trainer_core.js"), (_HERE / "induction_core.js").read_text(encoding="utf-8"),
-                      _worker_source(), _induction_source(), (_HERE / "induction.js").read_text(encoding="utf-8")))
+                      _worker_source(), _induction_source(),
+                      *((_HERE / f).read_text(encoding="utf-8") for f in ("line_chart.js", "induction.js"))))
     _css = "\n".join((_LearnedWidget._css, *((_HERE / f).read_text(encoding="utf-8") for f in ("trainer.css", "induction.css"))))
     settings = traitlets.Dict().tag(sync=True)
     defaults = traitlets.Dict().tag(sync=True)

@@ -6,7 +6,8 @@
 // The loss, the held-out accuracy and the watched sentence's attention row are drawn as it learns;
 // Stop and Continue pause and resume; afterwards a typed sentence gets its sense and its attention row.
 // The fields are kept in localStorage, so they survive a reload; Reset restores the chapter's run.
-// Shared helpers (from _dom.js and _common.js): h, PALETTE, fmt, nextId, card, barChart, lineChart, save
+// Shared helpers (from _dom.js and _common.js): h, PALETTE, fmt, nextId, card, barChart, save
+// (and lineChart, from line_chart.js, which trainer.py puts before this file)
 
 const STORE_KEY = "attnbook:train-it-yourself:v1";
 const SLICE_MS = 12; // without a worker: train for at most about this long, then let the page draw and answer input
