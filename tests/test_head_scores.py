@@ -84,3 +84,24 @@ def test_bad_tokens_are_refused() -> None:
             hs.prefix_matching_score(w, tokens)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="batch, n, vocab"):
         hs.loss_by_position(torch.zeros(2, 3), torch.zeros(2, 3, dtype=torch.long))
+
+
+@settings(max_examples=30, deadline=None)
+@given(cases)
+def test_duplicate_token_score_equals_a_loop_over_its_definition(case: tuple[int, int, int, int, int]) -> None:
+    batch, heads, n, vocab, seed = case
+    w = _causal_weights(batch, heads, n, seed)
+    tokens = torch.randint(0, vocab, (batch, n), generator=torch.Generator().manual_seed(seed + 1))
+    counted = [(b, i) for b in range(batch) for i in range(n) if any(tokens[b, j] == tokens[b, i] for j in range(i))]
+    if not counted:
+        with pytest.raises(ValueError, match="earlier occurrence"):
+            hs.duplicate_token_score(w, tokens)
+        return
+    want = [sum(sum(float(w[b, h, i, j]) for j in range(i) if tokens[b, j] == tokens[b, i]) for b, i in counted)
+            / len(counted) for h in range(heads)]
+    assert hs.duplicate_token_score(w, tokens).tolist() == pytest.approx(want, rel=1e-12)
+    only = torch.zeros(batch, n, dtype=torch.bool)
+    only[counted[0]] = True  # the queries argument keeps one position
+    b, i = counted[0]
+    one = [sum(float(w[b, h, i, j]) for j in range(i) if tokens[b, j] == tokens[b, i]) for h in range(heads)]
+    assert hs.duplicate_token_score(w, tokens, only).tolist() == pytest.approx(one, rel=1e-12)

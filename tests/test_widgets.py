@@ -321,3 +321,34 @@ def test_trainer_widget_syncs_checks_and_trains_in_python() -> None:
     assert "http" not in esm.replace("http://www.w3.org/2000/svg", "")
     files = {p.name for p in resources.files("attnlib.widgets").iterdir()}
     assert {"trainer.js", "trainer_core.js", "trainer.css"} <= files
+
+
+from attnlib.companions import induction  # noqa: E402
+from attnlib.widgets import WatchInduction  # noqa: E402
+
+
+def test_induction_widget_syncs_checks_trains_in_python_and_prints() -> None:
+    small = {"steps": 4, "batch": 3}
+    w = WatchInduction(small)
+    assert w.settings == induction.check_settings(small) and w.defaults == induction.check_settings({})
+    assert w.limits["layers"] == [1, 2]
+    assert repr(w) == "WatchInduction(layers=2, heads=2, d_model=32, lr=0.01, steps=4, seed=0)"
+    w.settings = {**w.settings, "seed": 3}
+    n = w.numbers()
+    assert n["losses"] == induction.train({**small, "seed": 3}).losses and n["step"] == 4
+    with pytest.raises(ValueError, match="layers must be a whole number from 1 to 2"):
+        w.settings = {**w.settings, "layers": 0}
+    assert w.settings["layers"] == 2  # a rejected setting leaves the widget as it was
+    esm = str(WatchInduction._esm)
+    # trainer_core.js and induction_core.js twice: as the module's code and as the text of its Web Worker
+    assert esm.count("export default") == 1 and esm.count("function createInduction(") == 2
+    assert "const INDUCTION_CORE_SOURCE = " in esm and "const TRAINER_CORE_SOURCE = " in esm and "new Worker(" in esm
+    assert not [line for line in esm.splitlines() if line.startswith("import ")]
+    assert "http" not in esm.replace("http://www.w3.org/2000/svg", "")
+    from tools import pdf_source
+
+    fig, moving = pdf_source.figure(w)
+    left, right = fig.axes[:2]
+    assert np.allclose(left.get_lines()[0].get_ydata(), n["second"])
+    assert np.allclose(right.get_lines()[2].get_ydata(), [p[1][0] for p in n["prefix"]])  # L2H1
+    assert "trains the model step by step" in moving

@@ -46,7 +46,8 @@ STATE_MIME = "application/vnd.jupyter.widget-state+json"
 COPIED = ("_toc.yml", "book", "_ext", "_templates")
 #: The widgets drawn as their default figure in print; any other widget gets the line alone.
 PRINT_FIGURES = ("SoftmaxSharpening", "TemperatureSlider", "DotProductSpread", "GeometricAttention",
-                 "RotaryPositions", "DecodingStepper", "TrainingReplay", "AskModel", "WriteWithModel", "TrainItYourself")
+                 "RotaryPositions", "DecodingStepper", "TrainingReplay", "AskModel", "WriteWithModel", "TrainItYourself",
+                 "WatchInduction")
 #: The synced traits a widget that stores its data (not a seed) is rebuilt from.
 _STORED = {"DecodingStepper": ("tokens", "step", "query_vectors", "key_vectors", "value_vectors"),
            "TrainingReplay": ("frames", "sentences", "senses", "index", "sentence")}
@@ -73,6 +74,8 @@ def _widget(name: str, state: dict[str, Any]) -> Any:
         return widgets.WriteWithModel.from_state(state)
     if name == "TrainItYourself":
         return widgets.TrainItYourself(state["settings"], ask=state.get("ask", ""))
+    if name == "WatchInduction":
+        return widgets.WatchInduction(state["settings"])
     if name in _STORED:
         return _restored(getattr(widgets, name), {k: state[k] for k in _STORED[name]})
     raise ValueError(f"no print figure for widget {name!r}")
@@ -145,6 +148,8 @@ def figure(widget: Any) -> tuple[plt.Figure, str]:
         return _writer_figure(widget, n)
     elif name == "TrainItYourself":
         return _trainer_figure(widget, n)
+    elif name == "WatchInduction":
+        return _induction_figure(widget, n)
     else:
         raise ValueError(f"no print figure for widget {name!r}")
     return ax.figure, moving
@@ -206,6 +211,21 @@ def _trainer_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
     fig.tight_layout(w_pad=3)
     return fig, ("you edit the senses, cue words and sentences, set the model and the training, and the page trains "
                  "it step by step, drawing these curves and the attention row as it learns")
+
+
+def _induction_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
+    """Chapter 20's widget with its default settings, trained to the end: the losses on the two copies and
+    every head's prefix-matching score at every step."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    steps, heads = list(range(len(n["losses"]))), widget.settings["heads"]
+    plots.curves(steps, {"second copy": n["second"], "first copy": n["first"]}, ax=left, xlabel="update step",
+                 ylabel="nats", title=f"loss, trained in the page: {n['step']} steps")
+    plots.curves(steps, {f"L{k // heads + 1}H{k % heads + 1}": [p[k // heads][k % heads] for p in n["prefix"]]
+                         for k in range(widget.settings["layers"] * heads)}, ax=right, xlabel="update step",
+                 ylabel="score", title="prefix-matching score of each head")
+    fig.tight_layout(w_pad=3)
+    return fig, ("you set the layers, heads, sizes, repeat lengths and training, and the page trains the model step by "
+                 "step, drawing these curves and each head's attention pattern as it learns")
 
 
 def _writer_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:

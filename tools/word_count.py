@@ -6,7 +6,7 @@ still on the page). Code, its output, headings' ``#`` marks and MyST targets suc
 so a formula such as ``$\\sqrt{d_k}$`` is one word and a lone dash or bullet is none.
 
 Budgets (issue 34): no chapter above 2,000 words; the chapters before the part captioned
-"Implementation" at most 10,000 together; all numbered chapters at most 27,000 together. The parts
+"Implementation" at most 10,000 together; all numbered chapters at most 28,000 together. The parts
 and their order come from ``_toc.yml``.
 
     python -m tools.word_count          # table and totals; exit status 1 above a budget
@@ -25,7 +25,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTER_LIMIT = 2000
 BEFORE_IMPLEMENTATION_LIMIT = 10_000
-TOTAL_LIMIT = 27_000
+TOTAL_LIMIT = 28_000
 IMPLEMENTATION = "Implementation"
 
 _WORD = re.compile(r"\S*[^\W_]\S*")

@@ -8,6 +8,8 @@ per head, ``(heads,)``, averaged over the batch and the query positions it names
   looks one step back);
 - ``first_token_share``: the mean weight from position ``i`` (``i >= 1``) to position 0, the first token
   (a large share is an *attention sink*);
+- ``duplicate_token_score``: the mean weight from a token to its *earlier occurrences* (a head that finds
+  where the current token was seen before);
 - ``prefix_matching_score``: the mean weight from a token to the tokens that *followed its earlier
   occurrences* (1 for a head that always attends there: the induction head's signature);
 - ``loss_by_position``: the cross-entropy at each position of the context ``(n,)``.
@@ -69,6 +71,21 @@ def prefix_matching_score(weights: torch.Tensor, tokens: torch.Tensor,
     if not counted.any():
         raise ValueError("no query position has an earlier occurrence of its token: nothing to score")
     mass = (weights * targets[:, None]).sum(dim=-1)  # (batch, heads, n)
+    return (mass * counted[:, None]).sum(dim=(0, -1)) / counted.sum()  # (heads,)
+
+
+def duplicate_token_score(weights: torch.Tensor, tokens: torch.Tensor,
+                          queries: torch.Tensor | None = None) -> torch.Tensor:
+    """Per head, the mean over query positions that have an earlier occurrence of their token (and, if
+    given, are True in ``queries`` ``(batch, n)``) of the attention they put on those earlier occurrences
+    (``tokens[b, j] == tokens[b, i]``, ``j < i``): ``(heads,)``. A batch without such a position is refused."""
+    _check(weights, tokens)
+    n = tokens.shape[-1]
+    earlier = (tokens[:, None, :] == tokens[:, :, None]) & (torch.arange(n)[None, :] < torch.arange(n)[:, None])
+    counted = earlier.any(dim=-1) if queries is None else earlier.any(dim=-1) & queries  # (batch, n)
+    if not counted.any():
+        raise ValueError("no query position has an earlier occurrence of its token: nothing to score")
+    mass = (weights * earlier[:, None]).sum(dim=-1)  # (batch, heads, n)
     return (mass * counted[:, None]).sum(dim=(0, -1)) / counted.sum()  # (heads,)
 
 

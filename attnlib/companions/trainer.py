@@ -232,13 +232,10 @@ def make_corpus(settings: Mapping[str, Any]) -> Corpus:
 PARAMS = ("embed", "pos", "w_q", "w_k", "w_v", "w_c", "b_c")
 
 
-def init_weights(vocab_size: int, d_model: int, n_senses: int, seed: int) -> dict[str, np.ndarray]:
-    """Normals from ``Mulberry32((seed + WEIGHT_STREAM) mod 2**32)`` (Box–Muller, ``r cos θ`` then
-    ``r sin θ``), filled in the order of ``PARAMS``, row by row: E and P as drawn, the four matrices
-    divided by √d_model (as ``SenseModel``), the readout bias 0."""
-    draw, pair, shapes = Mulberry32((seed + WEIGHT_STREAM) & 0xFFFFFFFF), [], {
-        "embed": (vocab_size, d_model), "pos": (MAX_LEN, d_model), "w_q": (d_model, d_model),
-        "w_k": (d_model, d_model), "w_v": (d_model, d_model), "w_c": (d_model, n_senses)}
+def normal_draws(draw: Mulberry32) -> Callable[[], float]:
+    """Standard normals from ``draw``: Box–Muller pairs of two draws, ``r cos θ`` then ``r sin θ`` (as
+    ``normalDraws`` in trainer_core.js). Chapters "Attention that learns", "Two layers that compose"."""
+    pair: list[float] = []
 
     def normal() -> float:
         if not pair:
@@ -246,6 +243,16 @@ def init_weights(vocab_size: int, d_model: int, n_senses: int, seed: int) -> dic
             pair.extend((r * math.sin(theta), r * math.cos(theta)))  # popped from the end: cos first
         return pair.pop()
 
+    return normal
+
+
+def init_weights(vocab_size: int, d_model: int, n_senses: int, seed: int) -> dict[str, np.ndarray]:
+    """Normals from ``Mulberry32((seed + WEIGHT_STREAM) mod 2**32)`` (Box–Muller, ``r cos θ`` then
+    ``r sin θ``), filled in the order of ``PARAMS``, row by row: E and P as drawn, the four matrices
+    divided by √d_model (as ``SenseModel``), the readout bias 0."""
+    normal, shapes = normal_draws(Mulberry32((seed + WEIGHT_STREAM) & 0xFFFFFFFF)), {
+        "embed": (vocab_size, d_model), "pos": (MAX_LEN, d_model), "w_q": (d_model, d_model),
+        "w_k": (d_model, d_model), "w_v": (d_model, d_model), "w_c": (d_model, n_senses)}
     w = {name: np.array([normal() for _ in range(math.prod(shape))]).reshape(shape) for name, shape in shapes.items()}
     for name in ("w_q", "w_k", "w_v", "w_c"):
         w[name] = w[name] / math.sqrt(d_model)
@@ -299,11 +306,12 @@ def backward(w: Mapping[str, np.ndarray], batch: Mapping[str, np.ndarray], f: Ma
 
 
 def adam_update(w: dict[str, np.ndarray], g: Mapping[str, np.ndarray], m: dict[str, np.ndarray],
-                v: dict[str, np.ndarray], b1t: float, b2t: float, *, lr: float, weight_decay: float) -> None:
-    """One step of ``attnlib.companions.learning.adam_step`` in float64 NumPy, in place; ``b1t``, ``b2t`` are
-    β₁ᵗ and β₂ᵗ (the caller keeps them as running products, as the page does)."""
+                v: dict[str, np.ndarray], b1t: float, b2t: float, *, lr: float, weight_decay: float,
+                names: Sequence[str] = PARAMS) -> None:
+    """One step of ``attnlib.companions.learning.adam_step`` in float64 NumPy, in place, on the parameters
+    ``names``; ``b1t``, ``b2t`` are β₁ᵗ and β₂ᵗ (the caller keeps them as running products, as the page does)."""
     b1, b2 = ADAM_BETAS
-    for name in PARAMS:
+    for name in names:
         m[name] = m[name] * b1 + (1 - b1) * g[name]  # running mean of the gradient
         v[name] = v[name] * b2 + (1 - b2) * (g[name] * g[name])  # running mean of its square
         m_hat, v_hat = m[name] / (1 - b1t), v[name] / (1 - b2t)  # undo the start at 0

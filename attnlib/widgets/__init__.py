@@ -9,6 +9,7 @@ Chapters: "Softmax", "Why divide by √d_k", "Worked example: 'it'", "Decoding",
 
 from . import slider_math
 from .decoding import DecodingStepper
+from .induction import WatchInduction
 from .learned import AskModel, TrainingReplay
 from .rotary import RotaryPositions
 from .sliders import (
@@ -22,4 +23,4 @@ from .trainer import TrainItYourself
 from .writer import WriteWithModel
 
 __all__ = ["AskModel", "DecodingStepper", "DotProductSpread", "GeometricAttention", "RotaryPositions", "SoftmaxSharpening",
-           "TemperatureSlider", "TrainItYourself", "TrainingReplay", "WriteWithModel", "dom_helpers_js", "slider_math"]
+           "TemperatureSlider", "TrainItYourself", "TrainingReplay", "WatchInduction", "WriteWithModel", "dom_helpers_js", "slider_math"]

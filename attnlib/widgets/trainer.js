@@ -7,6 +7,7 @@
 // Stop and Continue pause and resume; afterwards a typed sentence gets its sense and its attention row.
 // The fields are kept in localStorage, so they survive a reload; Reset restores the chapter's run.
 // Shared helpers (from _dom.js and _common.js): h, PALETTE, clamp, fmt, s, nextId, card, barChart, save, quotedWord, quotedWords
+// (and lineChart, from line_chart.js, which trainer.py puts before this file)
 
 const STORE_KEY = "attnbook:train-it-yourself:v1";
 const SLICE_MS = 12; // without a worker: train for at most about this long, then let the page draw and answer input
@@ -105,34 +106,6 @@ function parseFields(f, limits) {
   st.weight_decay = wd;
   st.seed = wholeIn(f.seed, "seed", 0, 4294967295);
   return st;
-}
-
-// A line chart of one or two series against the step.
-function lineChart({ title, name, width = 320, height = 160, ymax = null }) {
-  const pad = { l: 34, r: 8, t: 10, b: 24 };
-  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, class: "attnw-chart", role: "img", "data-name": name });
-  const desc = s("title", { text: title });
-  const plotW = width - pad.l - pad.r, plotH = height - pad.t - pad.b;
-  svg.append(desc, s("line", { x1: pad.l, x2: pad.l + plotW, y1: pad.t + plotH, y2: pad.t + plotH, stroke: PALETTE.ink }),
-    s("line", { x1: pad.l, x2: pad.l, y1: pad.t, y2: pad.t + plotH, stroke: PALETTE.ink }));
-  const top = s("text", { x: pad.l - 3, y: pad.t + 8, "text-anchor": "end", class: "attnw-barlab" });
-  const zero = s("text", { x: pad.l - 3, y: pad.t + plotH, "text-anchor": "end", class: "attnw-barlab", text: "0" });
-  const right = s("text", { x: pad.l + plotW, y: height - 6, "text-anchor": "end", class: "attnw-barlab" });
-  const lines = [s("polyline", { fill: "none", stroke: PALETTE.blue, "stroke-width": 2, class: "attnw-series" }), s("polyline", { fill: "none", stroke: PALETTE.red, "stroke-width": 2, "stroke-dasharray": "5 3" })];
-  svg.append(top, zero, right, s("text", { x: pad.l, y: height - 6, class: "attnw-barlab", text: "step 0" }), ...lines);
-  return {
-    el: svg,
-    update(series, steps) {
-      const hi = ymax !== null ? ymax : Math.max(1e-9, ...series.flatMap((x) => x.values.filter(Number.isFinite)));
-      top.textContent = fmt(hi, 2);
-      right.textContent = `step ${steps}`;
-      series.forEach((x, k) => {
-        lines[k].setAttribute("points", x.values.map((v, i) => `${(pad.l + (plotW * i) / Math.max(steps, 1)).toFixed(1)},${(pad.t + plotH - (plotH * clamp(v, 0, hi)) / hi).toFixed(1)}`).join(" "));
-      });
-      const last = series.map((x) => `${x.label} ${x.values.length ? fmt(x.values[x.values.length - 1], 3) : "–"}`).join(", ");
-      desc.textContent = `${title}, ${series[0].values.length ? series[0].values.length - 1 : 0} of ${steps} steps: ${last}`;
-    },
-  };
 }
 
 function field(label, name, attrs = {}) {

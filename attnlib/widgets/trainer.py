@@ -34,7 +34,8 @@ class TrainItYourself(_LearnedWidget):
     box that questions the trained model. Used in: "Attention that learns".
     """
 
-    _esm = "\n".join((_es_module("trainer_core.js"), _worker_source(), (_HERE / "trainer.js").read_text(encoding="utf-8")))
+    _esm = "\n".join((_es_module("trainer_core.js"), _worker_source(),
+                      *((_HERE / f).read_text(encoding="utf-8") for f in ("line_chart.js", "trainer.js"))))
     _css = _LearnedWidget._css + "\n" + (_HERE / "trainer.css").read_text(encoding="utf-8")
     settings = traitlets.Dict().tag(sync=True)
     defaults = traitlets.Dict().tag(sync=True)

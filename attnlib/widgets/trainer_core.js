@@ -102,15 +102,19 @@ function makeCorpus(st, fillers) {
 }
 
 // attnlib.companions.trainer.init_weights: Box–Muller normals, r·cos θ then r·sin θ, in the order of TRAIN_PARAMS.
-function initWeights(vocabSize, d, nSenses, seed) {
-  const draw = mulberry32((seed + WEIGHT_STREAM) >>> 0);
+// attnlib.companions.trainer.normal_draws: standard normals, Box–Muller pairs, r·cos θ then r·sin θ.
+function normalDraws(draw) {
   let spare = null;
-  const normal = () => {
+  return () => {
     if (spare !== null) { const x = spare; spare = null; return x; }
     const r = Math.sqrt(-2 * Math.log(1 - draw())), theta = 2 * Math.PI * draw();
     spare = r * Math.sin(theta);
     return r * Math.cos(theta);
   };
+}
+
+function initWeights(vocabSize, d, nSenses, seed) {
+  const normal = normalDraws(mulberry32((seed + WEIGHT_STREAM) >>> 0));
   const sizes = { embed: vocabSize * d, pos: TRAIN_MAX_LEN * d, w_q: d * d, w_k: d * d, w_v: d * d, w_c: d * nSenses };
   const w = {};
   for (const [name, size] of Object.entries(sizes)) w[name] = Float64Array.from({ length: size }, normal);
@@ -228,12 +232,12 @@ function measure(t) {
   return true;
 }
 
-// attnlib.companions.trainer.adam_update, in place.
-function adamUpdate(t) {
-  const { lr, weight_decay: wd } = t.settings;
+// attnlib.companions.trainer.adam_update, in place, on the parameters `names` (a run without weight decay: 0).
+function adamUpdate(t, names = TRAIN_PARAMS) {
+  const { lr, weight_decay: wd = 0 } = t.settings;
   t.b1t = t.b1t * ADAM_B1;
   t.b2t = t.b2t * ADAM_B2;
-  for (const k of TRAIN_PARAMS) {
+  for (const k of names) {
     const w = t.weights[k], g = t.grads[k], m = t.m[k], v = t.v[k];
     for (let i = 0; i < w.length; i++) {
       m[i] = m[i] * ADAM_B1 + (1 - ADAM_B1) * g[i];

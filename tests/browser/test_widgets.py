@@ -21,11 +21,13 @@ from attnlib.widgets import (
     TemperatureSlider,
     TrainingReplay,
     TrainItYourself,
+    WatchInduction,
     WriteWithModel,
     slider_math,
 )
 from attnlib.widgets.decoding import decoding_numbers
 from bookdev import browser as bb
+from bookdev import induction_driver as idr
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
 from bookdev.site import AXE, PHONE, WIDGET_PAGES
@@ -39,7 +41,7 @@ pytestmark = pytest.mark.browser
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
 CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
                                     RotaryPositions, TrainingReplay, AskModel, DecodingStepper, WriteWithModel,
-                                    TrainItYourself)}
+                                    TrainItYourself, WatchInduction)}
 
 
 def test_there_are_widget_pages() -> None:
@@ -235,6 +237,7 @@ CHECKS = {
     "AskModel": ld.check_ask,
     "WriteWithModel": xd.check_writer,
     "TrainItYourself": td.check_trainer,
+    "WatchInduction": idr.check_induction,
 }
 
 

@@ -1,0 +1,196 @@
+"""The "Watch an induction head form" widget of "Two layers that compose" on the built site, every other host
+blocked: for 22 settings and seeds (1 and 2 layers, 1 to 4 heads, several sizes, a fixed repeat length, a
+diverging learning rate) the page trains what attnlib.companions.induction trains (the loss at each of the first
+20 steps to 1e-9 relative, every final weight to 1e-6 relative, every head's prefix-matching and previous-token
+score at every step to 1e-6); bad settings get a message in the reader's terms and train nothing; Stop and
+Continue give the run of one go; heads switched off and typed tokens show what Python computes; the fields
+survive a reload and Reset restores them; it trains by keyboard and fits a 390 px screen in both themes.
+Short runs only: the default run's timing is benchmarks/bench_induction.py's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnlib.companions import induction
+from bookdev import induction_driver as idr
+from bookdev import widgets as wd
+from bookdev.site import wait_for_widgets
+
+pytestmark = pytest.mark.browser
+
+SMALL = {"batch": 4, "steps": 20}
+CASES = [
+    {**SMALL, "seed": 1},
+    {**SMALL, "seed": 2, "layers": 1},
+    {**SMALL, "seed": 3, "heads": 1, "d_model": 8},
+    {**SMALL, "seed": 4, "heads": 4, "d_model": 16},
+    {**SMALL, "seed": 5, "layers": 1, "heads": 3, "d_model": 12},
+    {**SMALL, "seed": 6, "repeat_min": 8, "repeat_max": 8},  # a fixed offset: the trap
+    {**SMALL, "seed": 7, "layers": 1, "repeat_min": 5, "repeat_max": 5},
+    {**SMALL, "seed": 8, "vocab": 2},
+    {**SMALL, "seed": 9, "vocab": 64, "context": 32, "repeat_max": 16},
+    {**SMALL, "seed": 10, "context": 4, "repeat_min": 2, "repeat_max": 2},
+    {**SMALL, "seed": 11, "d_model": 1, "heads": 1},
+    {**SMALL, "seed": 12, "lr": 0.02},
+    {**SMALL, "seed": 13, "lr": 0.001, "batch": 1},
+    {**SMALL, "seed": 14, "batch": 9, "steps": 30},
+    {**SMALL, "seed": 2**32 - 1, "steps": 25},
+    {**SMALL, "seed": 16, "d_model": 48, "heads": 4, "steps": 12},
+    {**SMALL, "seed": 17, "layers": 1, "heads": 4, "d_model": 4},
+    {**SMALL, "seed": 18, "context": 12, "repeat_min": 2, "repeat_max": 6},
+    {**SMALL, "seed": 19, "steps": 1},
+    {**SMALL, "seed": 20, "heads": 2, "d_model": 6, "vocab": 7, "context": 9, "repeat_min": 3, "repeat_max": 4},
+    {**SMALL, "seed": 21, "lr": 5.0, "steps": 40},  # diverges: stops with its last finite weights
+    {"seed": 0, "steps": 40},  # the chapter's settings, the first 40 steps
+]
+
+
+@pytest.fixture(scope="module")
+def widget(module_page, site_url):  # noqa: ANN001, ANN201
+    page, log = module_page
+    return page, log, idr.find(page, site_url)
+
+
+@pytest.fixture()
+def fresh(offline_page, site_url):  # noqa: ANN001, ANN201
+    page, log = offline_page
+    return page, log, idr.find(page, site_url)
+
+
+def test_the_page_trains_what_python_trains(widget) -> None:  # noqa: ANN001
+    _, log, w = widget
+    stopped = 0
+    for i, settings in enumerate(CASES):
+        ref = induction.train(settings)
+        page = idr.train(w, settings)
+        idr.compare(page, ref, f"case {i} {settings}")
+        stopped += ref.stopped is not None
+        if ref.stopped:
+            assert idr.state(w) == "diverged" and "diverged" in idr.message(w)
+            assert all(np.isfinite(v).all() for v in page["weights"].values())
+    assert len(CASES) >= 20 and stopped == 1
+    assert {c.get("layers", 2) for c in CASES} == {1, 2}
+    assert log.external == [] and log.console_errors == [] and log.page_errors == []
+
+
+BAD = [
+    ({"layers": "0"}, "layers must be a whole number from 1 to 2, got '0'"),
+    ({"lr": "0"}, "the learning rate must be a finite number > 0, got '0'"),
+    ({"lr": "NaN"}, "got 'NaN'"),
+    ({"lr": ""}, "got nothing"),
+    ({"repeat_max": "9"}, "does not fit in a context of 16 tokens"),
+    ({"repeat_min": "7", "repeat_max": "6"}, "is longer than the longest"),
+    ({"vocab": "1"}, "vocab must be a whole number from 2 to 64"),
+    ({"heads": "3"}, "must split evenly into 3 heads"),
+    ({"d_model": "thirty-two"}, "d_model must be a whole number"),
+    ({"steps": "x" * 500}, "(500 characters)"),
+    ({"seed": "-3"}, "seed must be a whole number"),
+]
+
+
+def test_bad_settings_get_a_message_and_train_nothing(widget) -> None:  # noqa: ANN001
+    _, log, w = widget
+    for fields, text in BAD:
+        idr.set_fields(w, {**idr.fields_of({}), **fields})
+        idr.click(w, "train")
+        assert idr.wait_until_ended(w) == "error", fields
+        shown = idr.message(w)
+        assert text in shown and len(shown) < 200, (fields, shown)
+        assert idr.read_run(w) is None
+    idr.set_fields(w, idr.fields_of({"steps": 3, "batch": 2}))
+    idr.click(w, "train")
+    assert idr.wait_until_ended(w) == "done"  # the page still trains after every message
+    assert log.console_errors == [] and log.page_errors == []
+
+
+def test_stop_and_continue_give_the_run_of_one_go(widget) -> None:  # noqa: ANN001
+    page_, _, w = widget
+    settings = {"steps": 60, "batch": 16, "seed": 3}
+    idr.set_fields(w, idr.fields_of(settings))
+    idr.click(w, "train")
+    page_.wait_for_function(f"() => {w.root}.trainer() && {w.root}.trainer().losses.length > 3")
+    idr.click(w, "stop")
+    assert idr.wait_until_ended(w) == "stopped"
+    assert 3 < len(idr.read_run(w)["losses"]) < 61 and "press Continue" in idr.message(w)
+    idr.click(w, "continue")
+    assert idr.wait_until_ended(w) == "done"
+    idr.compare(idr.read_run(w), induction.train(settings), "stopped and continued")
+
+
+def test_heads_switched_off_and_typed_tokens_show_what_python_computes(widget) -> None:  # noqa: ANN001
+    _, _, w = widget
+    settings = {"steps": 30, "batch": 8, "seed": 5}
+    idr.train(w, settings)
+    ref = induction.train(settings)
+    w.page.evaluate(f"() => {w.root}.querySelector('[data-name=\"head-1\"]').click()")  # L1H2 off
+    got = w.page.evaluate(f"() => JSON.parse({w.root}.dataset.look)")
+    seq = induction.watched(settings)
+    keep = np.ones((2, 2))
+    keep[0, 1] = 0.0
+    f = induction.forward(ref.weights, seq.tokens, 2, keep)
+    assert got["tokens"] == seq.tokens[0].tolist()
+    assert np.allclose(np.array(got["patterns"]).reshape(2, 2, 16, 16), np.stack([c["a"][0] for c in f["layers"]]), rtol=1e-6, atol=1e-12)
+    assert got["second"] == pytest.approx(induction.measure(f, seq)["second"], rel=1e-6)
+    idr.set_fields(w, {"ask": "5 9 2 7 5 9 2"})
+    got = w.page.evaluate(f"() => JSON.parse({w.root}.dataset.look)")
+    ids = np.array([[5, 9, 2, 7, 5, 9, 2]])
+    f = induction.forward({**ref.weights, "pos": ref.weights["pos"][:7]}, ids, 2, keep)
+    assert np.allclose(np.array(got["patterns"]).reshape(2, 2, 7, 7), np.stack([c["a"][0] for c in f["layers"]]), rtol=1e-6, atol=1e-12)
+    assert got["loss"] == pytest.approx(f["loss"], rel=1e-6)
+    idr.set_fields(w, {"ask": "5 99 " + "x" * 300})
+    error = w.page.evaluate(f"() => JSON.parse({w.root}.dataset.look).error")
+    assert "from 0 to 31, got '99'" in error and len(error) < 120
+
+
+def test_fields_survive_a_reload_and_reset_restores_them(fresh) -> None:  # noqa: ANN001
+    page, _, w = fresh
+    changed = idr.fields_of({"layers": 1, "lr": 0.05, "seed": 9, "repeat_min": 8, "repeat_max": 8})
+    idr.set_fields(w, changed)
+    w = _reloaded(page)
+    assert idr.fields(w) == changed
+    idr.click(w, "reset")
+    assert idr.fields(w) == idr.fields_of({})
+    w = _reloaded(page)
+    assert idr.fields(w) == idr.fields_of({})
+
+
+def _reloaded(page) -> wd.Widget:  # noqa: ANN001
+    page.reload()
+    wait_for_widgets(page)
+    return wd.the_one(wd.find_widgets(page), "WatchInduction", idr.PAGE)
+
+
+def test_keyboard_alone_trains(widget) -> None:  # noqa: ANN001
+    page, _, w = widget
+    idr.set_fields(w, idr.fields_of({}))
+    w.page.evaluate(f"() => {w.root}.querySelector('[data-name=\"batch\"]').focus()")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("4")
+    for name, value in (("lr", "0.02"), ("steps", "8")):
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.dataset.name") == name
+        page.keyboard.press("Control+A")
+        page.keyboard.type(value)
+    for _ in range(2):  # seed, Train
+        page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.name") == "train"
+    page.keyboard.press("Enter")
+    assert idr.wait_until_ended(w) == "done"
+    settings = {"batch": 4, "lr": 0.02, "steps": 8}
+    idr.compare(idr.read_run(w), induction.train(settings), "trained by keyboard")
+
+
+def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
+    page, _, w = fresh
+    page.set_viewport_size({"width": 390, "height": 844})
+    idr.train(w, {"steps": 5, "batch": 4})
+    for theme in ("light", "dark"):
+        page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
+        left, right, scroll_w, client_w, bg = page.evaluate(f"""() => {{ const r = {w.root}; r.scrollIntoView();
+          const b = r.getBoundingClientRect();
+          return [b.left, b.right, r.scrollWidth, r.clientWidth, getComputedStyle(r).backgroundColor]; }}""")
+        assert left >= 0 and right <= 390, f"{theme}: the widget spans {left}..{right} px on a 390 px screen"
+        assert scroll_w <= client_w + 1, f"{theme}: the widget overflows its card: {scroll_w} > {client_w}"
+        assert bg == wd.CARD_COLOURS[theme][0], f"{theme}: the card is not the theme's opaque card: {bg}"
