@@ -10,16 +10,21 @@
 
 const IND_STORE_KEY = "attnbook:watch-induction:v1";
 const IND_SLICE_MS = 12;
-const IND_WORKER_SLICE_MS = 30;
+const IND_WORKER_SLICE_MS = 50;
+const IND_DRAW_MS = 100; // the curves are redrawn at most this often while the model trains
+const IND_SERIES = ["losses", "second", "first", "previous", "duplicate", "prefix"];
 const IND_FIELDS = ["layers", "heads", "d_model", "vocab", "context", "repeat_min", "repeat_max", "batch", "lr", "steps", "seed"];
 const IND_LABELS = { layers: "layers (1 or 2)", heads: "heads per layer", d_model: "d_model", vocab: "vocabulary", context: "context",
   repeat_min: "shortest repeat", repeat_max: "longest repeat", batch: "batch", lr: "learning rate", steps: "steps", seed: "seed" };
 const HEAD_COLOURS = [PALETTE.blue, PALETTE.red, PALETTE.green, "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"];
 
 const IND_WORKER_MAIN = `
-let t = null, stopAsked = false;
+let t = null, stopAsked = false, sent = 0;
+// Only the steps not sent yet (from the step numbered from on), and the weights only when the run stops or ends.
 function send(final) {
-  postMessage({ losses: t.losses, second: t.second, first: t.first, previous: t.previous, duplicate: t.duplicate, prefix: t.prefix, stopped: t.stopped, weights: t.weights, final });
+  const from = sent, part = (k) => t[k].slice(from);
+  sent = t.losses.length;
+  postMessage({ from, losses: part("losses"), second: part("second"), first: part("first"), previous: part("previous"), duplicate: part("duplicate"), prefix: part("prefix"), stopped: t.stopped, weights: final ? t.weights : null, final });
 }
 function slice() {
   const until = performance.now() + ${IND_WORKER_SLICE_MS};
@@ -32,7 +37,7 @@ function slice() {
 }
 onmessage = (e) => {
   const m = e.data;
-  if (m.type === "start") { try { t = createInduction(m.settings); } catch (err) { postMessage({ error: err.message }); return; } stopAsked = false; slice(); }
+  if (m.type === "start") { try { t = createInduction(m.settings); sent = 0; } catch (err) { postMessage({ error: err.message }); return; } stopAsked = false; slice(); }
   else if (m.type === "stop") stopAsked = true;
   else if (m.type === "continue") { stopAsked = false; slice(); }
 };`;
@@ -88,10 +93,10 @@ function patternChart(n, title, name) {
   const size = 120, cell = size / n;
   const svg = s("svg", { viewBox: `0 0 ${size} ${size}`, class: "attnw-chart attnw-pattern", role: "img", "data-name": name });
   const desc = s("title", { text: title });
-  svg.append(desc, s("rect", { x: 0, y: 0, width: size, height: size, fill: "#ffffff", stroke: PALETTE.grid }));
+  svg.append(desc, s("rect", { x: 0, y: 0, width: size, height: size, fill: "none", stroke: PALETTE.grid, class: "attnw-ground" }));
   const cells = [];
   for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) {
-    const r = s("rect", { x: (j * cell).toFixed(2), y: (i * cell).toFixed(2), width: cell.toFixed(2), height: cell.toFixed(2), fill: PALETTE.blue, "fill-opacity": 0 });
+    const r = s("rect", { x: (j * cell).toFixed(2), y: (i * cell).toFixed(2), width: cell.toFixed(2), height: cell.toFixed(2), fill: PALETTE.blue, "fill-opacity": 0, class: "attnw-cell" });
     cells.push([i * n + j, r]);
     svg.append(r);
   }
@@ -167,6 +172,13 @@ function drawInductionRun(v) {
   v.legend.textContent = `lines, in order: ${per(t.prefix).map((x, k) => `${x.label} ${["blue", "orange", "green", "pink", "yellow", "sky blue", "black", "grey"][k]}`).join(", ")} (dashed every other)`;
 }
 
+// The curves redrawn now if IND_DRAW_MS have passed since the last time, else once when they have.
+function drawSoon(v) {
+  const wait = (v.drawnAt || -Infinity) + IND_DRAW_MS - performance.now();
+  if (wait <= 0) { clearTimeout(v.drawTimer); v.drawTimer = null; v.drawnAt = performance.now(); drawInductionRun(v); }
+  else if (!v.drawTimer) v.drawTimer = setTimeout(() => { v.drawTimer = null; if (v.running) drawSoon(v); }, wait);
+}
+
 // The switches of the trained model's heads (checked: on), drawn once per run.
 function drawSwitches(v) {
   const st = v.trainer.settings;
@@ -206,6 +218,7 @@ function finishInduction(v) {
   v.running = false;
   const t = v.trainer, st = t.settings;
   t.finishedAt = performance.now();
+  clearTimeout(v.drawTimer); v.drawTimer = null;
   if (t.stopped) { sayInd(v, `Stopped: ${t.stopped}.`); setIndState(v, "diverged"); }
   else if (inductionStepsDone(t) >= st.steps) {
     const best = Math.max(...t.prefix[t.prefix.length - 1]);
@@ -224,7 +237,7 @@ function sliceInduction(v) {
   let more = true;
   try { while (more && !v.stopAsked && performance.now() < until) more = inductionOneStep(v.trainer); }
   catch (err) { sayInd(v, `Training failed: ${err.message}`); v.running = false; setIndState(v, "error"); return; }
-  drawInductionRun(v);
+  if (more && !v.stopAsked) drawSoon(v);
   v.trainer.sliceMs.push(performance.now() - begin);
   if (!more || v.stopAsked) { finishInduction(v); return; }
   setTimeout(() => sliceInduction(v), 0);
@@ -238,10 +251,13 @@ function noteCrossing(v) {
 function fromInductionWorker(v, m) {
   const begin = performance.now();
   if (m.error) { v.running = false; sayInd(v, `Training failed: ${m.error}`); setIndState(v, "error"); return; }
-  Object.assign(v.trainer, { losses: m.losses, second: m.second, first: m.first, previous: m.previous, duplicate: m.duplicate, prefix: m.prefix, stopped: m.stopped, weights: m.weights });
+  const t = v.trainer;
+  for (const k of IND_SERIES) { t[k].length = m.from; for (const x of m[k]) t[k].push(x); }
+  t.stopped = m.stopped;
+  if (m.weights) t.weights = m.weights;
   noteCrossing(v);
   if (m.final) finishInduction(v);
-  else drawInductionRun(v);
+  else drawSoon(v);
   v.trainer.sliceMs.push(performance.now() - begin);
 }
 
@@ -308,7 +324,7 @@ function render({ model, el }) {
   sayInd(v, "Press Train: the chapter's run, trained in this page.", true);
   setIndState(v, "idle");
   root.trainer = () => v.trainer; // read by the book's own checks of this page
-  return () => { v.stopAsked = true; v.running = false; if (v.worker) v.worker.terminate(); };
+  return () => { v.stopAsked = true; v.running = false; clearTimeout(v.drawTimer); if (v.worker) v.worker.terminate(); };
 }
 
 export default { render };

@@ -62,16 +62,38 @@ function inductionBuffers(st, size) {
   };
 }
 
-// y[r, :] = x[r, :] @ W for the `rows` rows of x (rows × d) and W (d × e); or y += that with `add`.
+// y[r, :] = x[r, :] @ W for the `rows` rows of x (rows × d) and W (d × e); or y += that with `add`. Two rows
+// and four outputs at a time, each summed over m in order from 0 (the one-output loop's sums, bit for bit).
 function matRows(x, W, y, rows, d, e, add) {
-  for (let r = 0; r < rows; r++) {
-    const xo = r * d, yo = r * e;
-    for (let c = 0; c < e; c++) {
-      let t = 0;
-      for (let m = 0; m < d; m++) t += x[xo + m] * W[m * e + c];
-      y[yo + c] = add ? y[yo + c] + t : t;
+  const e4 = e - (e % 4), r2 = rows - (rows % 2);
+  for (let r = 0; r < r2; r += 2) {
+    const xo = r * d, xp = xo + d;
+    for (let c = 0; c < e4; c += 4) {
+      let t0 = 0, t1 = 0, t2 = 0, t3 = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0;
+      for (let m = 0; m < d; m++) {
+        const xm = x[xo + m], xn = x[xp + m], wo = m * e + c, w0 = W[wo], w1 = W[wo + 1], w2 = W[wo + 2], w3 = W[wo + 3];
+        t0 += xm * w0; t1 += xm * w1; t2 += xm * w2; t3 += xm * w3;
+        u0 += xn * w0; u1 += xn * w1; u2 += xn * w2; u3 += xn * w3;
+      }
+      putFour(y, r * e + c, t0, t1, t2, t3, add);
+      putFour(y, (r + 1) * e + c, u0, u1, u2, u3, add);
     }
+    for (let c = e4; c < e; c++) { matOne(x, W, y, r, c, d, e, add); matOne(x, W, y, r + 1, c, d, e, add); }
   }
+  for (let r = r2; r < rows; r++) for (let c = 0; c < e; c++) matOne(x, W, y, r, c, d, e, add);
+}
+
+// y[r, c] (+)= Σ_m x[r, m] · W[m, c], summed in order.
+function matOne(x, W, y, r, c, d, e, add) {
+  let t = 0;
+  for (let m = 0; m < d; m++) t += x[r * d + m] * W[m * e + c];
+  y[r * e + c] = add ? y[r * e + c] + t : t;
+}
+
+// y[o .. o + 3] = (or +=) t0 .. t3.
+function putFour(y, o, t0, t1, t2, t3, add) {
+  if (add) { y[o] += t0; y[o + 1] += t1; y[o + 2] += t2; y[o + 3] += t3; }
+  else { y[o] = t0; y[o + 1] = t1; y[o + 2] = t2; y[o + 3] = t3; }
 }
 
 // One layer's attention: scores, causal softmax, each head's output times its keep, into buf.z[l].
@@ -132,26 +154,58 @@ function inductionForward(w, st, buf, size) {
   return total / (size * (n - 1));
 }
 
-// G[c, e] = Σ_r x[r, c] · y[r, e] (into G, overwritten).
+// G[c, e] = Σ_r x[r, c] · y[r, e] (into G, overwritten), summed over r in order; a zero x[r, c] adds nothing.
+// Four rows at a time where none of their x[r, c] is zero (the same sums, bit for bit, with a quarter of the
+// loads and stores of G).
 function outerSum(x, y, G, rows, d, e) {
   G.fill(0);
-  for (let r = 0; r < rows; r++) {
-    const xo = r * d, yo = r * e;
-    for (let c = 0; c < d; c++) { const xc = x[xo + c]; if (xc === 0) continue; const go = c * e; for (let m = 0; m < e; m++) G[go + m] += xc * y[yo + m]; }
-  }
-}
-
-// y[r, :] (+)= x[r, :] @ Wᵀ for W (d × e) and x (rows × e).
-function matRowsT(x, W, y, rows, d, e, add) {
-  for (let r = 0; r < rows; r++) {
-    const xo = r * e, yo = r * d;
+  const r4 = rows - (rows % 4);
+  for (let r = 0; r < r4; r += 4) {
     for (let c = 0; c < d; c++) {
-      let t = 0;
-      const wo = c * e;
-      for (let m = 0; m < e; m++) t += x[xo + m] * W[wo + m];
-      y[yo + c] = add ? y[yo + c] + t : t;
+      const x0 = x[r * d + c], x1 = x[(r + 1) * d + c], x2 = x[(r + 2) * d + c], x3 = x[(r + 3) * d + c], go = c * e;
+      if (x0 === 0 || x1 === 0 || x2 === 0 || x3 === 0) { for (let k = r; k < r + 4; k++) outerRow(x, y, G, k, c, d, e); continue; }
+      const y0 = r * e, y1 = y0 + e, y2 = y1 + e, y3 = y2 + e;
+      for (let m = 0; m < e; m++) G[go + m] = G[go + m] + x0 * y[y0 + m] + x1 * y[y1 + m] + x2 * y[y2 + m] + x3 * y[y3 + m];
     }
   }
+  for (let r = r4; r < rows; r++) for (let c = 0; c < d; c++) outerRow(x, y, G, r, c, d, e);
+}
+
+// G[c, :] += x[r, c] · y[r, :], nothing where x[r, c] is zero.
+function outerRow(x, y, G, r, c, d, e) {
+  const xc = x[r * d + c];
+  if (xc === 0) return;
+  const go = c * e, yo = r * e;
+  for (let m = 0; m < e; m++) G[go + m] += xc * y[yo + m];
+}
+
+// y[r, :] (+)= x[r, :] @ Wᵀ for W (d × e) and x (rows × e); two rows and four outputs at a time, each
+// summed over m in order from 0 (the one-output loop's sums, bit for bit).
+function matRowsT(x, W, y, rows, d, e, add) {
+  const d4 = d - (d % 4), r2 = rows - (rows % 2);
+  for (let r = 0; r < r2; r += 2) {
+    const xo = r * e, xp = xo + e;
+    for (let c = 0; c < d4; c += 4) {
+      let t0 = 0, t1 = 0, t2 = 0, t3 = 0, u0 = 0, u1 = 0, u2 = 0, u3 = 0;
+      const v0 = c * e, v1 = v0 + e, v2 = v1 + e, v3 = v2 + e;
+      for (let m = 0; m < e; m++) {
+        const xm = x[xo + m], xn = x[xp + m], w0 = W[v0 + m], w1 = W[v1 + m], w2 = W[v2 + m], w3 = W[v3 + m];
+        t0 += xm * w0; t1 += xm * w1; t2 += xm * w2; t3 += xm * w3;
+        u0 += xn * w0; u1 += xn * w1; u2 += xn * w2; u3 += xn * w3;
+      }
+      putFour(y, r * d + c, t0, t1, t2, t3, add);
+      putFour(y, (r + 1) * d + c, u0, u1, u2, u3, add);
+    }
+    for (let c = d4; c < d; c++) { matOneT(x, W, y, r, c, d, e, add); matOneT(x, W, y, r + 1, c, d, e, add); }
+  }
+  for (let r = r2; r < rows; r++) for (let c = 0; c < d; c++) matOneT(x, W, y, r, c, d, e, add);
+}
+
+// y[r, c] (+)= Σ_m x[r, m] · W[c, m], summed in order.
+function matOneT(x, W, y, r, c, d, e, add) {
+  let t = 0;
+  for (let m = 0; m < e; m++) t += x[r * e + m] * W[c * e + m];
+  y[r * d + c] = add ? y[r * d + c] + t : t;
 }
 
 // The backward pass of one layer's attention: from buf.dz (times keep already) to buf.dq, dk, dv.

@@ -194,3 +194,13 @@ def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
         assert left >= 0 and right <= 390, f"{theme}: the widget spans {left}..{right} px on a 390 px screen"
         assert scroll_w <= client_w + 1, f"{theme}: the widget overflows its card: {scroll_w} > {client_w}"
         assert bg == wd.CARD_COLOURS[theme][0], f"{theme}: the card is not the theme's opaque card: {bg}"
+        ground, cell = page.evaluate(f"""() => {{ const p = {w.root}.querySelector('[data-name="pattern-0"]');
+          return [getComputedStyle(p.querySelector('.attnw-ground')).fill, getComputedStyle(p.querySelector('.attnw-cell')).fill]; }}""")
+        assert (_lum(ground) < 0.2) == (theme == "dark"), f"{theme}: the attention pattern is drawn on {ground}"
+        assert _lum(cell) != _lum(ground), f"{theme}: the pattern's cells {cell} on {ground}"
+
+
+def _lum(css: str) -> float:
+    """The relative luminance (WCAG) of a CSS rgb(...) colour."""
+    r, g, b = (float(x) / 255 for x in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+    return sum(k * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4) for k, c in zip((0.2126, 0.7152, 0.0722), (r, g, b), strict=True))
