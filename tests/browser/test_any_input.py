@@ -235,7 +235,7 @@ def test_the_writers_strip_and_the_trainers_charts_follow_the_theme(offline_page
 
 
 # Every chart of every widget card on a page, as drawn: its panel over its card; each text's ink and
-# the colour under it (the panel, or the painted rectangle its centre lies on, at its opacity); each
+# the colour under it (the panel, or the painted rectangle or dot its centre lies on, at its opacity); each
 # line, curve, dot and bar's paint; a heat map's first cell at the weights 0, 0.25, ..., 1 (its shade
 # and opacity as the page computes them); and every enabled button's ground and ink over its card.
 _CARD_PAINT = f"""() => {{ {_RGBA}
@@ -244,7 +244,7 @@ _CARD_PAINT = f"""() => {{ {_RGBA}
   return [...document.querySelectorAll('.attnw')].map((card) => {{
     const cardBg = rgba(getComputedStyle(card).backgroundColor);
     const charts = [...card.querySelectorAll('.attnw-chart')].map((svg) => {{
-      const cells = [...svg.querySelectorAll('rect')].map((r) => {{ const cs = getComputedStyle(r);
+      const cells = [...svg.querySelectorAll('rect, circle')].map((r) => {{ const cs = getComputedStyle(r);
         return {{ box: r.getBoundingClientRect(), fill: paint(cs.fill), opacity: Number(cs.fillOpacity), heat: r.classList.contains('attnw-heat') }}; }})
         .filter((c) => c.fill && c.box.width > 0);
       const texts = [...svg.querySelectorAll('text')].filter((e) => e.textContent.trim() && e.getBoundingClientRect().width > 0).map((e) => {{
@@ -254,7 +254,7 @@ _CARD_PAINT = f"""() => {{ {_RGBA}
       for (const e of svg.querySelectorAll('line, polyline, circle, rect, path')) {{
         const cs = getComputedStyle(e), tag = e.tagName.toLowerCase();
         if (paint(cs.stroke) && parseFloat(cs.strokeWidth) > 0) marks.push({{ what: `${{tag}} stroke`, paint: paint(cs.stroke) }});
-        if (paint(cs.fill) && tag !== 'polyline' && !e.classList.contains('attnw-heat')) marks.push({{ what: `${{tag}} fill`, paint: paint(cs.fill) }});
+        if (paint(cs.fill) && !['line', 'polyline'].includes(tag) && !e.classList.contains('attnw-heat')) marks.push({{ what: `${{tag}} fill`, paint: paint(cs.fill) }});
       }}
       const heat = svg.querySelector('rect.attnw-heat'), probes = [];
       if (heat) {{
