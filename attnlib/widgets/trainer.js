@@ -6,7 +6,7 @@
 // The loss, the held-out accuracy and the watched sentence's attention row are drawn as it learns;
 // Stop and Continue pause and resume; afterwards a typed sentence gets its sense and its attention row.
 // The fields are kept in localStorage, so they survive a reload; Reset restores the chapter's run.
-// Shared helpers (from _dom.js and _common.js): h, PALETTE, clamp, fmt, s, nextId, card, barChart, save, quotedWord, quotedWords
+// Shared helpers (from _dom.js and _common.js): h, PALETTE, fmt, nextId, card, barChart, save, quotedWord, quotedWords
 // (and lineChart, from line_chart.js, which trainer.py puts before this file)
 
 const STORE_KEY = "attnbook:train-it-yourself:v1";
