@@ -92,9 +92,9 @@ pdf: $(STAMP) pdf-deps
 	@echo "==> built: $(CURDIR)/_build/latex/book.pdf"
 
 # Builds the PDF in a temporary copy and checks it: page count, every chapter named, a math page and
-# a figure page rendered to PNG and not blank (tests/test_pdf.py). Not part of `make test`: see README.
+# a figure page rendered to PNG and not blank (tests/build/test_pdf.py). Not part of `make test`: see README.
 test-pdf: $(STAMP) pdf-deps
-	export BOOK_PDF_BUILD=1; $(STEPS) pytest tests/test_pdf.py
+	export BOOK_PDF_BUILD=1; $(STEPS) pytest tests/build/test_pdf.py
 
 pdf-deps:
 	@if command -v xelatex >/dev/null && command -v latexmk >/dev/null && command -v pdftoppm >/dev/null \

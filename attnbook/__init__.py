@@ -12,6 +12,6 @@ documents it reproduces and helps its readers run it:
 - ``source``: ``show_source``, the real code of an attnlib function shown on the page.
 
 The arrow points one way: ``attnbook`` imports ``attnlib``, never the reverse
-(``tests/test_layering.py``). Both packages ship in one distribution, ``attnlib``, so a reader
+(``tests/build/test_layering.py``). Both packages ship in one distribution, ``attnlib``, so a reader
 on Colab installs one thing.
 """

@@ -7,7 +7,7 @@ The cell asks the import system whether attnlib can be found and only then runs 
 so on Binder, in a local clone (``pip install -e .``) and in the test suite it does nothing.
 
 The cell cannot call a function of attnlib — attnlib is exactly what may be missing — so the
-behaviour lives in the generated text itself. ``tests/test_colab.py`` executes that text with
+behaviour lives in the generated text itself. ``tests/build/test_colab.py`` executes that text with
 attnlib present and absent and checks that every chapter's first code cell is exactly
 ``install_cell(<repository.url>)``; ``tools/colab_cell.py`` inserts or updates it.
 

@@ -4,7 +4,7 @@
 environment; this package is not in the distribution (``pyproject.toml`` packages only those two).
 It is importable because every consumer runs from the repository root: pytest puts the root on
 ``sys.path`` (``tests`` is a package), and the benchmarks run as modules (``python -m
-benchmarks.bench_widgets``). Nothing here may import a test module (``tests/test_layering.py``).
+benchmarks.bench_widgets``). Nothing here may import a test module (``tests/build/test_layering.py``).
 
 - :mod:`bookdev.browser`: the built site served on 127.0.0.1, Debian's Chromium driven by
   Playwright, and pages whose requests to any other host are blocked and recorded;

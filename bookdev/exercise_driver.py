@@ -123,7 +123,7 @@ def python_verdict(eid: str, answer: object) -> Any:
 
 def node_verdicts(cases: list[tuple[dict, object]]) -> list[dict]:
     """diagnose() of exercise.js on (exercise data, answer) pairs, run in node with a stub page: the page's
-    verdicts without a browser (tests/test_exercise_parity.py and tests/test_exercise_feedback.py)."""
+    verdicts without a browser (tests/book/test_exercise_parity.py and tests/book/test_exercise_feedback.py)."""
     script = Path(__file__).resolve().parents[1] / "attnbook" / "exercises" / "exercise.js"
     program = (
         "globalThis.window = {}; globalThis.document = {readyState: 'loading', addEventListener() {}};\n"

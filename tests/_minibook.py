@@ -1,4 +1,4 @@
-"""A throwaway mini-book built with the repository's configuration (tests/test_build_strict.py):
+"""A throwaway mini-book built with the repository's configuration (tests/build/test_build_strict.py):
 never in the repo."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Inputs shared by the tests: Hypothesis strategies for the property tests, and the fixed tensors of
-the bad-input cases (tests/test_bad_inputs.py, tests/test_chunked.py)."""
+the bad-input cases (tests/lib/test_bad_inputs.py, tests/lib/test_chunked.py)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 One module per YAML file, with the file's name (``07_i_am_happy.py`` for ``07_i_am_happy.yml``,
 ``audit_004.py`` for ``audit_004.yml``); every module of this package is imported here, so a new
 chapter's module is found by its name alone. A function is registered under its row id with
-``@derives("row-id")``; the row's ``id`` names it, and ``tests/test_errata.py`` fails on a row with no
+``@derives("row-id")``; the row's ``id`` names it, and ``tests/book/test_errata.py`` fails on a row with no
 function and on a function with no row. Used by: "Errata" and "Number audit".
 """
 

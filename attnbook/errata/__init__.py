@@ -15,7 +15,7 @@ key                 meaning
 ``verdict``         one of ``VERDICTS``; the test suite asserts it equals the verdict :func:`judge`
                     computes (``correct`` rows are audit-only: a document value reproduced)
 ``why``             (errata only) one sentence on why the document differs; its numbers must be
-                    the document's own or values the page prints (``tests/test_typed_numbers.py``)
+                    the document's own or values the page prints (``tests/book/test_typed_numbers.py``)
 ``cause``           (errata only) one of ``CAUSES``
 ``chapter``         the page that shows the check: the document's own page, ``book/document_<document>``
 ``label``           the MyST target (``(label)=``) on that page, next to the example

@@ -4,7 +4,7 @@ The text of the exercises of a chapter is data, in ``data/<slug>.yml`` (the slug
 Python, in ``<slug>.py``, registered on the chapter's :class:`ChapterCode`: ``@code.function`` for an
 answer, a wrong answer, a wrong implementation, a reference or a case generator (the YAML names it),
 (or :meth:`ChapterCode.add` for several one-line ones), and :meth:`ChapterCode.values` for the numbers the text shows through ``{name}`` fields. As with the
-errata (``attnbook.derivations``), ``tests/test_exercise_data.py`` fails on a name with no function and on
+errata (``attnbook.derivations``), ``tests/book/test_exercise_data.py`` fails on a name with no function and on
 a function or value that no exercise names. Used by: ``attnbook.exercises._load``.
 """
 

@@ -1,7 +1,7 @@
 """The worked-example inputs of the source documents, as named data.
 
 Every chapter that reproduces a document's example takes its inputs from here, so a number is
-typed once. Values are exactly those printed in the documents (shared/seeds). The values the
+typed once. Values are exactly those printed in the five source documents (CONTRIBUTING.md says where they come from). The values the
 documents print as *results* are not inputs: they live in the book's tooling, ``attnbook.printed``.
 """
 

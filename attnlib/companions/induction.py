@@ -9,7 +9,7 @@ Python and in the page (``attnlib/widgets/induction_core.js`` repeats this modul
 * every random number is a draw of :class:`attnlib.companions.sampler.Mulberry32` (normals: the Box–Muller
   pairs of ``attnlib.companions.trainer.normal_draws``);
 * the forward and backward passes are written out in NumPy, the gradients by hand (equal to torch
-  autograd: tests/test_induction.py);
+  autograd: tests/lib/test_induction.py);
 * the update is ``attnlib.companions.trainer.adam_update`` (the book's Adam, ``learning.adam_step``).
 
 Each step trains on a fresh batch and measures, on that batch and at the weights before the update, the

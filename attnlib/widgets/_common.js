@@ -4,6 +4,8 @@
 // attnlib/widgets/slider_math.py, the reference the browser tests compare the page with.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+// The charts' colours, as SVG attributes; widgets.css turns each into its theme's version (a lighter
+// one on a dark card), so a colour added here needs its rule there.
 const PALETTE = { blue: "#0072B2", red: "#D55E00", green: "#009E73", ink: "#222222", grid: "#d0d0d0" };
 
 // --- seeded random numbers: mulberry32 + Box-Muller (same stream as slider_math.uniforms / normals) -------

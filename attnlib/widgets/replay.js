@@ -3,7 +3,8 @@
 // page shows exactly the checkpoints of the run; nothing is trained in the browser.
 // Shared helpers (from _dom.js and _common.js): h, PALETTE, clamp, finiteIn, fmt, s, nextId, card, rangeControl, stat, labelledRects, redrawOn, save
 
-// An n × n attention map: rows are queries, columns keys, each cell shaded by its weight and labelled.
+// An n × n attention map: rows are queries, columns keys, each cell shaded by its weight and labelled
+// in the card's ink (the shade follows the theme: widgets.css, .attnw-heat).
 function attentionMap({ words, name, width = 330 }) {
   const n = words.length;
   const left = 64, top = 40;
@@ -22,7 +23,7 @@ function attentionMap({ words, name, width = 330 }) {
   // cell k is row i = ⌊k / n⌋ (the query), column j = k mod n (the key)
   const { rects, texts } = labelledRects(svg, n * n, (k) => {
     const i = Math.floor(k / n), j = k % n;
-    return [{ x: left + j * cell, y: top + i * cell, width: cell - 1, height: cell - 1, fill: PALETTE.blue, "fill-opacity": 0 },
+    return [{ x: left + j * cell, y: top + i * cell, width: cell - 1, height: cell - 1, fill: PALETTE.blue, "fill-opacity": 0, class: "attnw-heat" },
       { x: left + (j + 0.5) * cell, y: top + (i + 0.64) * cell, "text-anchor": "middle", class: "attnw-barval", "data-name": `${name}-${i}-${j}` }];
   });
   return {
@@ -35,10 +36,10 @@ function attentionMap({ words, name, width = 330 }) {
           if (shown[i * n + j] === text) continue;
           shown[i * n + j] = text;
           const w = Number.isFinite(map[i][j]) ? clamp(map[i][j], 0, 1) : 0;
+          // the weight as printed; the page's shade of it (widgets.css) keeps the ink readable on the cell
           rects[i * n + j].setAttribute("fill-opacity", text === "–" ? "0" : text);
-          const t = texts[i * n + j];
-          t.textContent = text;
-          t.setAttribute("fill", w > 0.5 ? "#ffffff" : PALETTE.ink);
+          rects[i * n + j].style.setProperty("--w", text === "–" ? "0" : String(w));
+          texts[i * n + j].textContent = text;
         }
       }
     },

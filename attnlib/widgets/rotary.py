@@ -23,7 +23,7 @@ import traitlets
 from ..companions.checks import as_finite_array
 from ..positions import apply_rope, frequencies, require_even_width, sinusoidal_table
 from . import slider_math
-from .sliders import _HERE, _es_module, _Slider
+from .sliders import _es_module, _Slider
 
 D = 8  # four pairs: one fast, one slow and two between
 MAX_POSITION = 24
@@ -69,7 +69,6 @@ class RotaryPositions(_Slider):
     """
 
     _esm = _es_module("rotary.js")
-    _css = _Slider._css + "\n" + (_HERE / "rotary.css").read_text(encoding="utf-8")
     query_position = traitlets.Int(5).tag(sync=True)
     key_position = traitlets.Int(2).tag(sync=True)
     pair = traitlets.Int(0).tag(sync=True)

@@ -13,7 +13,7 @@ from bookdev.browser import SITE
 
 #: What a reader must not meet, with why it is machinery.
 FORBIDDEN = {
-    r"tests/test_\w+\.py": "a test file",
+    r"tests/(\w+/)?test_\w+\.py": "a test file",
     r"\bnbval\b": "the notebook test tool",
     r"NBVAL_IGNORE_OUTPUT": "an nbval marker in the code",
     r"\bmake (bench|test|execute|book|site)\b": "a make target",
@@ -43,6 +43,6 @@ def test_a_page_names_no_test_machinery(page) -> None:  # noqa: ANN001
 
 
 def test_the_scan_finds_machinery_in_a_page() -> None:
-    page = "<p>The same check runs in <code>tests/test_scratch.py</code>; so nbval ignores it.</p><script>nbval</script>"
+    page = "<p>The same check runs in <code>tests/lib/test_scratch.py</code>; so nbval ignores it.</p><script>nbval</script>"
     text = visible_text(page)
-    assert [p for p in FORBIDDEN if re.search(p, text)] == [r"tests/test_\w+\.py", r"\bnbval\b"]
+    assert [p for p in FORBIDDEN if re.search(p, text)] == [r"tests/(\w+/)?test_\w+\.py", r"\bnbval\b"]

@@ -3,7 +3,7 @@ inputs, one run), so that none breaks unseen: `make serve`, `make page-weight`'s
 browser benchmarks `python -m benchmarks.bench_widgets` and `python -m benchmarks.bench_trainer`.
 Each checks that the command runs and reports what it says, never how fast: the benchmarks' own
 verdicts on their time targets (their exit code 1) are not judged here. The other targets' quick
-forms are in tests/test_targets.py."""
+forms are in tests/build/test_targets.py."""
 
 from __future__ import annotations
 

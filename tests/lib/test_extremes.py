@@ -13,7 +13,7 @@ import attnlib
 from attnlib import scaled_dot_product_attention as sdpa
 from attnlib.companions import foils
 
-from .strategies import as_numpy
+from ..strategies import as_numpy
 
 
 @settings(max_examples=60, deadline=None)

@@ -15,7 +15,7 @@ import attnlib
 from attnlib import chunked_attention
 from attnlib import scaled_dot_product_attention as sdpa
 
-from .strategies import k3, nan_q, q3, random_mask, random_qkv, v3
+from ..strategies import k3, nan_q, q3, random_mask, random_qkv, v3
 
 TOL = {"atol": 1e-5, "rtol": 1e-5}
 

@@ -166,8 +166,8 @@ def test_no_test_file_imports_another_test_file() -> None:
 def test_the_import_scans_see_imports() -> None:
     # the two scans above could pass vacuously: they must see this very file's imports, and a
     # relative import of a helper module
-    assert {"ast", "subprocess", "tests._project"} <= _imports_with_names(ROOT / "tests" / "test_layering.py")
-    assert "strategies.random_qkv" in _imports_with_names(ROOT / "tests" / "test_attention.py")
+    assert {"ast", "subprocess", "tests._project"} <= _imports_with_names(ROOT / "tests" / "build" / "test_layering.py")
+    assert "strategies.random_qkv" in _imports_with_names(ROOT / "tests" / "lib" / "test_attention.py")
     assert ROOT / "benchmarks" / "bench_widgets.py" in _project_python()
 
 

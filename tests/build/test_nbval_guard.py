@@ -39,7 +39,7 @@ import pytest
 from tests.nbval_report import stored_widget_state
 from tools.execute import execute
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # The notebook every copy is made from: twelve code cells, each with a stored output. Cheap on purpose
 # (numpy, matplotlib and anywidget; no torch): a kernel per copy starts and runs it in about a second.

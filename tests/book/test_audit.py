@@ -14,7 +14,7 @@ import pytest
 
 from attnbook import audit, errata
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROWS = errata.load_rows(ROOT / "book" / "_data" / "errata")
 DOCS = audit.load_inventory(ROOT / "book" / "_data" / "audit")
 
@@ -147,7 +147,7 @@ def test_audit_page_lists_numbers_it_does_not_compute() -> None:
 
 def test_each_document_has_one_title_everywhere() -> None:
     """The Errata and Audit pages name each document by its bibliography entry's title."""
-    bib = (Path(__file__).resolve().parents[1] / "book" / "references.bib").read_text(encoding="utf-8")
+    bib = (Path(__file__).resolve().parents[2] / "book" / "references.bib").read_text(encoding="utf-8")
     for number, title in audit.DOCUMENT_TITLES.items():
         entry = re.search(r"@misc\{doc" + number + r",(.*?)\n\}", bib, re.S)
         assert entry, f"no bibliography entry doc{number}"

@@ -6,7 +6,7 @@ slip where there is none, "close, check your rounding" for another method, a mis
 shares with another slip, a decimal comma read as two numbers without a word, or a pasted page quoted
 back in full. Then the issue's own cases, one test each, and the code and training checkers' messages.
 
-Run as a script (``python -m tests.test_exercise_feedback``) it prints the count of misleading
+Run as a script (``python -m tests.book.test_exercise_feedback``) it prints the count of misleading
 messages on the answer set, by reason: the number the issue reports before and after.
 """
 

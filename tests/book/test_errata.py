@@ -16,7 +16,7 @@ from attnbook.derivations import DERIVATIONS
 from attnbook.evidence import Exact, Finding, MadeUp, Route
 from tests._errata import rows, verdicts
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ROWS = rows()
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-BOOK = Path(__file__).resolve().parents[1] / "book"
+BOOK = Path(__file__).resolve().parents[2] / "book"
 NOTEBOOKS = sorted(BOOK.rglob("*.ipynb"))
 NOTEBOOKS = [p for p in NOTEBOOKS if ".ipynb_checkpoints" not in p.parts and "_build" not in p.parts]
 

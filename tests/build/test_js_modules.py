@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WIDGETS = ROOT / "attnlib" / "widgets"
 SHARED = ("_dom.js", "_common.js")
 WIDGET_MODULES = sorted(p for p in WIDGETS.glob("*.js") if p.name not in SHARED)

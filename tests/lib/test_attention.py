@@ -13,7 +13,7 @@ import attnlib
 from attnlib import scaled_dot_product_attention as sdpa
 from attnlib.companions import foils
 
-from .strategies import as_numpy, qkv_shapes, random_mask, random_qkv
+from ..strategies import as_numpy, qkv_shapes, random_mask, random_qkv
 
 
 @settings(max_examples=150, deadline=None)

@@ -473,7 +473,7 @@ def test_the_pages_rules_and_seeds_are_pythons() -> None:
     from attnlib.companions.checks import quoted_word, quoted_words
     from attnlib.companions.sampler import require_seed
 
-    here = Path(__file__).resolve().parents[1] / "attnlib" / "widgets"
+    here = Path(__file__).resolve().parents[2] / "attnlib" / "widgets"
     cases = [[[x if math.isfinite(x) else str(x) for x in z], {"greedy": r.greedy, "temperature": r.temperature,
               "topK": r.top_k, "topP": r.top_p}, u] for z, r, u in _RULE_CASES]
     script = "".join((here / f).read_text(encoding="utf-8") for f in ("_dom.js", "_common.js", "writer.js")) + """

@@ -25,7 +25,7 @@ from PIL import Image  # noqa: E402
 
 from attnlib import plots, style  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PX_PER_PT = 100 / 72  # the book's figures are drawn at 100 dpi
 #: The text column of the site at 1280 px and at 390 px, in CSS px (measured: tests/browser).
 COLUMN = {"desktop": 672, "phone": 342}

@@ -17,7 +17,7 @@ from attnlib.widgets import (
     TemperatureSlider,
 )
 
-from .strategies import k3, nan_q, q3, v3
+from ..strategies import k3, nan_q, q3, v3
 
 sdpa = attnlib.scaled_dot_product_attention
 
@@ -187,7 +187,7 @@ CASES = [
     ("decoding widget tokens", lambda: DecodingStepper(["one"]), ValueError, "['one']"),
     ("decoding widget step float", lambda: DecodingStepper(step=2.5), TypeError, "float"),
     ("widget seed negative", lambda: DotProductSpread(seed=-3), ValueError, "-3"),
-    # positions ("Where words are: positions"); tests/test_positions.py has the full catalogue
+    # positions ("Where words are: positions"); tests/lib/test_positions.py has the full catalogue
     ("rope odd width", lambda: positions.apply_rope(torch.randn(3, 5)), ValueError, "d=5"),
     ("rope positions shape", lambda: positions.apply_rope(torch.randn(3, 4), [0, 1]), ValueError, "(2,)"),
     ("rope negative position", lambda: positions.apply_rope(torch.randn(3, 4), [0, -1, 2]), ValueError, "-1"),
@@ -260,7 +260,7 @@ LEARNING_CASES = [
 
 
 # --- attnbook.exercises (the exercise checker) -----------------------------------------------------
-# A reader's bad *answer* is a verdict, never an exception (tests/test_exercises.py); these are bad
+# A reader's bad *answer* is a verdict, never an exception (tests/book/test_exercises.py); these are bad
 # arguments to the checker itself and to the exercise data types.
 from attnbook import exercises as ex_mod  # noqa: E402
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import nbformat
 
-from ._minibook import build, mini_book
+from tests._minibook import build, mini_book
 
 
 def _chapter(heading: str) -> list:

@@ -13,7 +13,7 @@ import pytest
 from attnbook import audit, errata
 from tests._errata import rows, verdicts
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NUMBER = re.compile(r"(?<![\w.\-])-?\d+(?:[.,]\d+)*(?![\w])")
 # Reviewed exceptions: small counts and constants of the mathematics (0, 1, 2, ½ as "1/2", 10 as a base),
 # the constant of the sinusoidal encoding (10000), and the year of the Transformer paper. Section numbers are skipped by context ("§4.3", "Part 4",
