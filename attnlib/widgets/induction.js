@@ -96,7 +96,7 @@ function patternChart(n, title, name) {
   svg.append(desc, s("rect", { x: 0, y: 0, width: size, height: size, fill: "none", stroke: PALETTE.grid, class: "attnw-ground" }));
   const cells = [];
   for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) {
-    const r = s("rect", { x: (j * cell).toFixed(2), y: (i * cell).toFixed(2), width: cell.toFixed(2), height: cell.toFixed(2), fill: PALETTE.blue, "fill-opacity": 0, class: "attnw-cell" });
+    const r = s("rect", { x: (j * cell).toFixed(2), y: (i * cell).toFixed(2), width: cell.toFixed(2), height: cell.toFixed(2), fill: PALETTE.blue, "fill-opacity": 0 });
     cells.push([i * n + j, r]);
     svg.append(r);
   }

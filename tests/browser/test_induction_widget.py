@@ -195,7 +195,7 @@ def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
         assert scroll_w <= client_w + 1, f"{theme}: the widget overflows its card: {scroll_w} > {client_w}"
         assert bg == wd.CARD_COLOURS[theme][0], f"{theme}: the card is not the theme's opaque card: {bg}"
         ground, cell = page.evaluate(f"""() => {{ const p = {w.root}.querySelector('[data-name="pattern-0"]');
-          return [getComputedStyle(p.querySelector('.attnw-ground')).fill, getComputedStyle(p.querySelector('.attnw-cell')).fill]; }}""")
+          return [getComputedStyle(p.querySelector('.attnw-ground')).fill, getComputedStyle(p.querySelector('rect[fill-opacity]')).fill]; }}""")
         assert (_lum(ground) < 0.2) == (theme == "dark"), f"{theme}: the attention pattern is drawn on {ground}"
         assert _lum(cell) != _lum(ground), f"{theme}: the pattern's cells {cell} on {ground}"
 
