@@ -58,7 +58,7 @@ function inductionBuffers(st, size) {
     xs: Array.from({ length: L + 1 }, () => f(size * n * d)), q: per(), k: per(), v: per(), z: per(),
     a: Array.from({ length: L }, () => f(size * H * n * n)), probs: f(size * n * V), losses: f(size * (n - 1)),
     dx: f(size * n * d), dz: f(size * n * d), dq: f(size * n * d), dk: f(size * n * d), dv: f(size * n * d),
-    da: f(n), ds: f(n), keep: Float64Array.from({ length: L * H }, () => 1),
+    da: f(n), ds: f(n), acc: f(d), keep: Float64Array.from({ length: L * H }, () => 1),
   };
 }
 
@@ -116,11 +116,10 @@ function attendLayer(st, buf, l, size) {
       for (let j = 0; j <= i; j++) { a[row + j] = Math.exp(a[row + j] - top); sum += a[row + j]; }
       for (let j = 0; j <= i; j++) a[row + j] = a[row + j] / sum;
       for (let j = i + 1; j < n; j++) a[row + j] = 0;
-      for (let c = 0; c < dh; c++) {
-        let t = 0;
-        for (let j = 0; j <= i; j++) t += a[row + j] * v[(b * n + j) * d + hd * dh + c];
-        z[qo + c] = t * keep;
-      }
+      const acc = buf.acc; // each z[i, c] summed over j in order from 0, as one sum per c would be
+      acc.fill(0, 0, dh);
+      for (let j = 0; j <= i; j++) { const aij = a[row + j], vo = (b * n + j) * d + hd * dh; for (let c = 0; c < dh; c++) acc[c] += aij * v[vo + c]; }
+      for (let c = 0; c < dh; c++) z[qo + c] = acc[c] * keep;
     }
   }
 }
@@ -155,20 +154,23 @@ function inductionForward(w, st, buf, size) {
 }
 
 // G[c, e] = Σ_r x[r, c] · y[r, e] (into G, overwritten), summed over r in order; a zero x[r, c] adds nothing.
-// Four rows at a time where none of their x[r, c] is zero (the same sums, bit for bit, with a quarter of the
+// Eight rows at a time where none of their x[r, c] is zero (the same sums, bit for bit, with an eighth of the
 // loads and stores of G).
 function outerSum(x, y, G, rows, d, e) {
   G.fill(0);
-  const r4 = rows - (rows % 4);
-  for (let r = 0; r < r4; r += 4) {
+  const r8 = rows - (rows % 8);
+  for (let r = 0; r < r8; r += 8) {
+    const y0 = r * e, y1 = y0 + e, y2 = y1 + e, y3 = y2 + e, y4 = y3 + e, y5 = y4 + e, y6 = y5 + e, y7 = y6 + e;
     for (let c = 0; c < d; c++) {
-      const x0 = x[r * d + c], x1 = x[(r + 1) * d + c], x2 = x[(r + 2) * d + c], x3 = x[(r + 3) * d + c], go = c * e;
-      if (x0 === 0 || x1 === 0 || x2 === 0 || x3 === 0) { for (let k = r; k < r + 4; k++) outerRow(x, y, G, k, c, d, e); continue; }
-      const y0 = r * e, y1 = y0 + e, y2 = y1 + e, y3 = y2 + e;
-      for (let m = 0; m < e; m++) G[go + m] = G[go + m] + x0 * y[y0 + m] + x1 * y[y1 + m] + x2 * y[y2 + m] + x3 * y[y3 + m];
+      const x0 = x[r * d + c], x1 = x[(r + 1) * d + c], x2 = x[(r + 2) * d + c], x3 = x[(r + 3) * d + c];
+      const x4 = x[(r + 4) * d + c], x5 = x[(r + 5) * d + c], x6 = x[(r + 6) * d + c], x7 = x[(r + 7) * d + c], go = c * e;
+      if (x0 === 0 || x1 === 0 || x2 === 0 || x3 === 0 || x4 === 0 || x5 === 0 || x6 === 0 || x7 === 0) { for (let k = r; k < r + 8; k++) outerRow(x, y, G, k, c, d, e); continue; }
+      for (let m = 0; m < e; m++) {
+        G[go + m] = G[go + m] + x0 * y[y0 + m] + x1 * y[y1 + m] + x2 * y[y2 + m] + x3 * y[y3 + m] + x4 * y[y4 + m] + x5 * y[y5 + m] + x6 * y[y6 + m] + x7 * y[y7 + m];
+      }
     }
   }
-  for (let r = r4; r < rows; r++) for (let c = 0; c < d; c++) outerRow(x, y, G, r, c, d, e);
+  for (let r = r8; r < rows; r++) for (let c = 0; c < d; c++) outerRow(x, y, G, r, c, d, e);
 }
 
 // G[c, :] += x[r, c] · y[r, :], nothing where x[r, c] is zero.
