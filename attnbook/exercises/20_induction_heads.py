@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from attnlib.companions import head_scores, induction
-from attnlib.generation import Mulberry32
+from attnlib.companions.sampler import Mulberry32
 
 from ._registry import ChapterCode
 
