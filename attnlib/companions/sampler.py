@@ -5,10 +5,10 @@ top-p) and a seeded stream of random numbers, written in the order of the page's
 - :class:`Mulberry32`: a 32-bit generator that JavaScript computes identically (``Math.imul``).
 - :class:`Rule`, :func:`candidates` and :func:`choose`: the rule, the words it keeps with their
   probabilities, and one choice, as loops over plain floats summed in the page's order.
-- :class:`Sampler`: a rule and a seed as the ``choose`` argument of :func:`attnlib.generate`.
+- :class:`Sampler`: a rule and a seed as the ``choose`` argument of :func:`attnlib.generation.generate`.
 
 A reader's own sampler would draw with torch (``torch.multinomial``); this one exists so that the
-page and Python draw the same words. The core's :func:`attnlib.generate` takes any chooser.
+page and Python draw the same words. The core's :func:`attnlib.generation.generate` takes any chooser.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def choose(logits: Sequence[float], rule: Rule, uniform: float | None = None) ->
 
 
 class Sampler:
-    """``Sampler(rule=Rule(), seed=0)``: the ``choose`` of :func:`attnlib.generate` that picks each word
+    """``Sampler(rule=Rule(), seed=0)``: the ``choose`` of :func:`attnlib.generation.generate` that picks each word
     by ``rule`` with the random numbers of ``Mulberry32(seed)`` (one per sampled word, none for greedy),
     as the page does. A fresh sampler starts the stream again: ``generate(model, prompt, n,
     Sampler(rule, seed=1))`` gives the same words every time."""

@@ -7,7 +7,7 @@ float64 through one KV cache per block and picks each word with the rule of :mod
 give the same words as Python. For each new word it shows the five most likely words and the attention
 row of one head (the chapter's long-range head) over the context, which grows by one word per step.
 
-The Python twin of the page is ``numbers()``: :func:`attnlib.generate` (with a ``Sampler``) on
+The Python twin of the page is ``numbers()``: :func:`attnlib.generation.generate` (with a ``Sampler``) on
 ``stored_model()``, a ``TinyLM`` in float64 holding exactly the stored weights.
 
 Chapter: "A model that writes".
