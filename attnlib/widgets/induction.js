@@ -16,6 +16,7 @@ const IND_SERIES = ["losses", "second", "first", "previous", "duplicate", "prefi
 const IND_FIELDS = ["layers", "heads", "d_model", "vocab", "context", "repeat_min", "repeat_max", "batch", "lr", "steps", "seed"];
 const IND_LABELS = { layers: "layers (1 or 2)", heads: "heads per layer", d_model: "d_model", vocab: "vocabulary", context: "context",
   repeat_min: "shortest repeat", repeat_max: "longest repeat", batch: "batch", lr: "learning rate", steps: "steps", seed: "seed" };
+// Each head's line colour; induction.css turns the last five into their theme's shade (3:1 on the chart in both themes).
 const HEAD_COLOURS = [PALETTE.blue, PALETTE.red, PALETTE.green, "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"];
 
 const IND_WORKER_MAIN = `
@@ -169,7 +170,7 @@ function drawInductionRun(v) {
   const per = (rows) => Array.from({ length: Math.min(heads, HEAD_COLOURS.length) }, (_, k) => ({ label: headName(st, k), values: rows.map((r) => r[k]) }));
   v.prefixChart.update(per(t.prefix), st.steps);
   v.prevChart.update(per(t.previous), st.steps);
-  v.legend.textContent = `lines, in order: ${per(t.prefix).map((x, k) => `${x.label} ${["blue", "orange", "green", "pink", "yellow", "sky blue", "black", "grey"][k]}`).join(", ")} (dashed every other)`;
+  v.legend.textContent = `lines, in order: ${per(t.prefix).map((x, k) => `${x.label} ${["blue", "orange", "green", "pink", "ochre", "teal", "ink", "grey"][k]}`).join(", ")} (dashed every other)`;
 }
 
 // The curves redrawn now if IND_DRAW_MS have passed since the last time, else once when they have.

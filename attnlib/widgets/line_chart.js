@@ -14,7 +14,8 @@ function lineChart({ title, name, width = 320, height = 160, ymax = null, colors
   const top = s("text", { x: pad.l - 3, y: pad.t + 8, "text-anchor": "end", class: "attnw-barlab" });
   const zero = s("text", { x: pad.l - 3, y: pad.t + plotH, "text-anchor": "end", class: "attnw-barlab", text: "0" });
   const right = s("text", { x: pad.l + plotW, y: height - 6, "text-anchor": "end", class: "attnw-barlab" });
-  const lines = colors.map((stroke, k) => s("polyline", { fill: "none", stroke, "stroke-width": 2, ...(k % 2 ? { "stroke-dasharray": "5 3" } : {}) }));
+  // the first series is classed attnw-series: the curve whose colour a reader's theme is checked on
+  const lines = colors.map((stroke, k) => s("polyline", { fill: "none", stroke, "stroke-width": 2, ...(k % 2 ? { "stroke-dasharray": "5 3" } : {}), ...(k ? {} : { class: "attnw-series" }) }));
   svg.append(top, zero, right, s("text", { x: pad.l, y: height - 6, class: "attnw-barlab", text: "step 0" }), ...lines);
   return {
     el: svg,
