@@ -79,7 +79,9 @@ def extra_slips(ex: Any) -> list[tuple[str, np.ndarray, set[str]]]:
         for i, a in enumerate(valued):
             for b in valued[i + 1:]:
                 both = v * (a.computed[0] / v[0]) * (b.computed[0] / v[0])
-                out.append((f"{a.misconception.key} and {b.misconception.key}", both, set()))
+                # where the two together give what one of them gives alone (a factor of 0 or 1), naming that one is right
+                alone = {m.misconception.key for m in (a, b) if np.allclose(m.computed, both, rtol=1e-12, atol=0)}
+                out.append((f"{a.misconception.key} and {b.misconception.key}", both, alone))
     if "multiply-add is 2 FLOPs" in ex.prompt:
         out.append(("one FLOP per multiply-add", v / 2, {"half-the-flops"}))
     if "4 bytes a number" in ex.prompt:
