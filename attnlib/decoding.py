@@ -15,7 +15,7 @@ import torch
 
 from ._validate import require_positive_int
 from .cache import KVCache
-from .modules import MultiHeadAttention, _require_key_mask
+from .modules import MultiHeadAttention
 
 
 def kv_cache_bytes(*, layers: int, kv_heads: int, n: int, d_k: int, batch: int = 1,
@@ -64,13 +64,12 @@ def teacher_forced_cached(mha: MultiHeadAttention, x: torch.Tensor, *, prompt: i
     n, prompt = x.shape[1], require_positive_int(prompt, "prompt")
     if prompt > n:
         raise ValueError(f"prompt must be at most n = {n}, got {prompt}")
-    if key_mask is not None:
-        _require_key_mask(key_mask, x.shape[0], n)
     cache = KVCache(x.shape[0], mha.num_heads, mha.d_k, capacity=n, dtype=mha.W_k.weight.dtype)
+    mask = mha._check_step(x, cache, key_mask, "x")  # every step's input checked once, here: (batch, 1, 1, n) or None
     outs = []
     for start, stop in [(0, prompt), *((i, i + 1) for i in range(prompt, n))]:  # the prefill, then a token a step
-        keys = None if key_mask is None else key_mask[:, :stop]  # (batch, stop)
-        outs.append(mha.step(x[:, start:stop], cache, key_mask=keys)[0])  # (batch, stop - start, d_out)
+        keys = None if mask is None else mask[..., :stop]  # (batch, 1, 1, stop)
+        outs.append(mha.step_unchecked(x[:, start:stop], cache, keys)[0])  # (batch, stop - start, d_out)
     return torch.cat(outs, dim=1)  # (batch, n, d_out)
 
 

@@ -138,9 +138,17 @@ class MultiHeadAttention(nn.Module):
     def forward(self, query: torch.Tensor, key: torch.Tensor | None = None, value: torch.Tensor | None = None, *,
                 mask: torch.Tensor | None = None, key_mask: torch.Tensor | None = None, is_causal: bool = False,
                 positions: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        mask, positions = self._check(query, key, value, mask, key_mask, is_causal, positions)  # checked once, here
+        return self.forward_unchecked(query, key, value, mask, is_causal, positions)  # the work trusts the door
+
+    def forward_unchecked(self, query: torch.Tensor, key: torch.Tensor | None = None, value: torch.Tensor | None = None,
+                          mask: torch.Tensor | None = None, is_causal: bool = False,
+                          positions: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``forward``'s work, on inputs that passed a door: ``forward``'s own, or a model's
+        (``TransformerBlock``, ``TinyLM``) that checked them once for every block. ``mask`` is the one
+        ``(batch|1, heads|1, n_q|1, n_k)`` mask ``_check`` returns (or ``None``); nothing is checked here."""
         key = query if key is None else key  # self-attention: the keys and values come from the queries' tokens
         value = key if value is None else value
-        mask, positions = self._check(query, key, value, mask, key_mask, is_causal, positions)  # checked once, here
         b, n_q, n_k, h, d_k = query.shape[0], query.shape[1], key.shape[1], self.num_heads, self.d_k
         q = self.W_q(query).reshape(b, n_q, h, d_k).transpose(1, 2)  # (b, n_q, d_out) -> (b, h, n_q, d_k)
         k = self.W_k(key).reshape(b, n_k, h, d_k).transpose(1, 2)  # (b, n_k, d_out) -> (b, h, n_k, d_k)
@@ -160,16 +168,22 @@ class MultiHeadAttention(nn.Module):
         ones included (padding of batched prompts). Returns ``(out (batch, t, d_out), weights (batch,
         h, t, length))``. Used in: "Decoding: cross-attention and the KV cache".
         """
-        key_mask = self._check_step(x_new, cache, key_mask)  # checked once, here
+        mask = self._check_step(x_new, cache, key_mask)  # checked once, here
+        return self.step_unchecked(x_new, cache, mask)  # the work trusts the door
+
+    def step_unchecked(self, x_new: torch.Tensor, cache: KVCache,
+                       mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``step``'s work, on inputs that passed a door (``step``'s own, or a model's); ``mask`` is the
+        ``(batch, 1, 1, length)`` key mask ``_check_step`` returns (or ``None``)."""
         b, t, h, d_k = x_new.shape[0], x_new.shape[1], self.num_heads, self.d_k
-        q, k, v = (lin(x_new).reshape(b, t, h, d_k).transpose(1, 2) for lin in (self.W_q, self.W_k, self.W_v))
+        q, k, v = (lin(x_new).reshape(b, t, h, d_k).transpose(1, 2)  # (b, t, d_out) -> (b, h, t, d_k)
+                   for lin in (self.W_q, self.W_k, self.W_v))
         if self.rope:  # the new tokens sit at positions length .. length + t - 1
             at = torch.arange(cache.length, cache.length + t, device=x_new.device)  # (t,)
             q, k = self._rotate(q, at), self._rotate(k, at)  # (b, h, t, d_k)
         k, v = cache.write(k, v)  # (b, h, length, d_k): every key and value so far
-        keys = None if key_mask is None else key_mask[:, None, None, :]  # (b, 1, 1, length)
-        heads, weights = self._attend(q, k, v, keys, "bottom_right")  # (b, h, t, d_k), (b, h, t, length)
-        return self.W_o(heads.transpose(1, 2).reshape(b, t, h * d_k)), weights  # (b, t, d_out)
+        heads, weights = self._attend(q, k, v, mask, "bottom_right")  # (b, h, t, d_k), (b, h, t, length)
+        return self.W_o(heads.transpose(1, 2).reshape(b, t, h * d_k)), weights  # (b, h, t, d_k) -> (b, t, d_out)
 
     def _attend(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None,
                 causal: Alignment | None) -> tuple[torch.Tensor, torch.Tensor]:
@@ -181,13 +195,17 @@ class MultiHeadAttention(nn.Module):
         at = torch.arange(x.shape[-2], device=x.device) if positions is None else positions.to(x.device)
         return rope_unchecked(x, at[:, None, :] if at.ndim == 2 else at, "interleaved", BASE)
 
-    def _check(self, query: Any, key: Any, value: Any, mask: Any, key_mask: Any, is_causal: Any,
-               positions: Any) -> tuple[torch.Tensor | None, torch.Tensor | None]:
-        """The door of ``forward``: every input checked. Returns ``mask`` and ``key_mask`` as one mask
-        ``(batch|1, heads|1, n_q|1, n_k)`` (or ``None``), boolean (True = may attend) when both are,
-        additive otherwise, and the positions as int64 ``(n,)`` or ``(batch, n)`` (or ``None``)."""
+    def _check(self, query: Any, key: Any = None, value: Any = None, mask: Any = None, key_mask: Any = None,
+               is_causal: Any = False, positions: Any = None) -> tuple[torch.Tensor | None, torch.Tensor | None]:
+        """The door of ``forward`` (and of ``TransformerBlock.forward``): every input checked, each
+        tensor scanned for NaN once (self-attention's one tensor once, not three times). Returns
+        ``mask`` and ``key_mask`` as one mask ``(batch|1, heads|1, n_q|1, n_k)`` (or ``None``), boolean
+        (True = may attend) when both are, additive otherwise, and the positions as int64 ``(n,)`` or
+        ``(batch, n)`` (or ``None``)."""
         require_bool(is_causal, "is_causal")
-        dtype = self.W_q.weight.dtype
+        key = query if key is None else key
+        value = key if value is None else value
+        dtype, scanned = self.W_q.weight.dtype, []
         for name, x, width in (("query", query, self.d_in), ("key", key, self.kdim), ("value", value, self.vdim)):
             if not isinstance(x, torch.Tensor):
                 raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
@@ -195,7 +213,9 @@ class MultiHeadAttention(nn.Module):
                 raise ValueError(f"{name} must have shape (batch, n, {width}), got {tuple(x.shape)}")
             if x.dtype != dtype:
                 raise TypeError(f"{name} is {x.dtype} but the module's weights are {dtype}: convert with .to({dtype})")
-            require_finite(x, name)
+            if not any(x is seen for seen in scanned):
+                require_finite(x, name)
+                scanned.append(x)
         if key.shape[:2] != value.shape[:2] or key.shape[0] != query.shape[0]:
             raise ValueError(f"query, key and value must share the batch size and key/value their length: "
                              f"got query {tuple(query.shape)}, key {tuple(key.shape)}, value {tuple(value.shape)}")
@@ -215,9 +235,10 @@ class MultiHeadAttention(nn.Module):
         bias = mask.to(keys.dtype).masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else mask
         return bias + keys, positions  # (batch, heads|1, n_q|1, n_k), additive
 
-    def _check_step(self, x_new: Any, cache: Any, key_mask: Any) -> torch.Tensor | None:
+    def _check_step(self, x_new: Any, cache: Any, key_mask: Any, name: str = "x_new") -> torch.Tensor | None:
         """The door of ``step``: self-attention (``kdim == vdim == d_in``), ``x_new`` ``(batch, t, d_in)``
-        finite and of the weights' dtype, a ``KVCache`` of that dtype, ``key_mask`` ``(batch, length)``."""
+        finite and of the weights' dtype, a ``KVCache`` of that dtype, ``key_mask`` ``(batch, length)``.
+        Returns the key mask as ``(batch, 1, 1, length)`` (or ``None``), the layout ``step_unchecked`` takes."""
         if self.kdim != self.d_in or self.vdim != self.d_in:
             raise ValueError(f"a cached step is self-attention (keys and values come from the new tokens): it needs "
                              f"kdim == vdim == d_in, got d_in={self.d_in}, kdim={self.kdim}, vdim={self.vdim}")
@@ -225,13 +246,13 @@ class MultiHeadAttention(nn.Module):
             raise TypeError(f"cache must be an attnlib.KVCache, got {type(cache).__name__}")
         if not isinstance(x_new, torch.Tensor) or x_new.ndim != 3 or x_new.shape[-1] != self.d_in:
             got = tuple(x_new.shape) if isinstance(x_new, torch.Tensor) else type(x_new).__name__
-            raise ValueError(f"x_new must have shape (batch, t, {self.d_in}), got {got}")
+            raise ValueError(f"{name} must have shape (batch, t, {self.d_in}), got {got}")
         if x_new.dtype != self.W_q.weight.dtype or cache.dtype != x_new.dtype:
-            raise TypeError(f"x_new is {x_new.dtype}, the module's weights {self.W_q.weight.dtype} and the cache holds "
+            raise TypeError(f"{name} is {x_new.dtype}, the module's weights {self.W_q.weight.dtype} and the cache holds "
                             f"{cache.dtype}: make them one dtype (KVCache(..., dtype=...))")
         cache.check_fits(x_new.shape[0], self.num_heads, self.d_k)
-        require_finite(x_new, "x_new")
-        return None if key_mask is None else _require_key_mask(key_mask, x_new.shape[0], cache.length + x_new.shape[1])
+        require_finite(x_new, name)
+        return key_mask_4d(key_mask, x_new.shape[0], cache.length + x_new.shape[1])
 
 
 def _head_mask(mask: Any, batch: int, heads: int, n_q: int, n_k: int) -> torch.Tensor:
@@ -265,6 +286,12 @@ def _require_key_mask(key_mask: Any, batch: int, length: int) -> torch.Tensor:
     if tuple(key_mask.shape) != (batch, length):
         raise ValueError(f"key_mask must cover every key, (batch, n_k) = ({batch}, {length}), got {tuple(key_mask.shape)}")
     return key_mask
+
+
+def key_mask_4d(key_mask: Any, batch: int, length: int) -> torch.Tensor | None:
+    """A model's ``key_mask`` ``(batch, length)`` checked once, at its door, in the layout every
+    block's attention takes: ``(batch, 1, 1, length)`` (or ``None`` for none)."""
+    return None if key_mask is None else _require_key_mask(key_mask, batch, length)[:, None, None, :]
 
 
 class TorchCompatMultiHeadAttention(MultiHeadAttention):

@@ -19,7 +19,7 @@ from torch import nn
 
 from ._validate import require_bool, require_positive_int, require_probability
 from .cache import KVCache
-from .modules import MultiHeadAttention
+from .modules import MultiHeadAttention, key_mask_4d
 
 
 def gelu(x: torch.Tensor) -> torch.Tensor:
@@ -57,14 +57,24 @@ class TransformerBlock(nn.Module):
         return self.ff2(self.dropout(gelu(self.ff1(self.norm2(x)))))  # (batch, n, d_model)
 
     def forward(self, x: torch.Tensor, *, key_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-        a, weights = self.attn(self.norm1(x), is_causal=True, key_mask=key_mask)  # (batch, n, d), (batch, h, n, n)
+        mask, _ = self.attn._check(x, key_mask=key_mask, is_causal=True)  # checked once, here: (batch, 1, 1, n) or None
+        return self.forward_unchecked(x, mask)  # the work trusts the door
+
+    def forward_unchecked(self, x: torch.Tensor, mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``forward``'s work on checked inputs (``TinyLM`` checks once, at its door, for every block)."""
+        a, weights = self.attn.forward_unchecked(self.norm1(x), mask=mask, is_causal=True)  # (batch, n, d), (batch, h, n, n)
         x = self._add(x, a)
         return self._add(x, self._feed_forward(x)), weights
 
     def step(self, x_new: torch.Tensor, cache: KVCache, *,
              key_mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """``forward`` for the new tokens ``x_new`` ``(batch, t, d_model)`` only; their keys and values join ``cache``."""
-        a, weights = self.attn.step(self.norm1(x_new), cache, key_mask=key_mask)  # (batch, t, d), (batch, h, t, length)
+        return self.step_unchecked(x_new, cache, self.attn._check_step(x_new, cache, key_mask))  # checked once, here
+
+    def step_unchecked(self, x_new: torch.Tensor, cache: KVCache,
+                       mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``step``'s work on checked inputs; ``mask`` is ``(batch, 1, 1, length)`` or ``None``."""
+        a, weights = self.attn.step_unchecked(self.norm1(x_new), cache, mask)  # (batch, t, d), (batch, h, t, length)
         x = self._add(x_new, a)
         return self._add(x, self._feed_forward(x)), weights
 
@@ -127,7 +137,10 @@ class TinyLM(nn.Module):
     def n_layers(self) -> int:
         return len(self.blocks)
 
-    def _input(self, ids: torch.Tensor, positions: torch.Tensor | None) -> torch.Tensor:
+    def _check(self, ids: object, positions: object, key_mask: object) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The door of ``forward`` and ``step``: word ids ``(batch, n)`` int64 in the vocabulary, positions
+        of their shape in the context (default ``0 .. n-1``), ``key_mask`` ``(batch, n)``. Returns the
+        positions and the key mask as ``(batch, 1, 1, n)`` (or ``None``), which every block then trusts."""
         if not isinstance(ids, torch.Tensor) or ids.ndim != 2 or ids.dtype != torch.long:
             got = f"{tuple(ids.shape)} {ids.dtype}" if isinstance(ids, torch.Tensor) else type(ids).__name__
             raise ValueError(f"ids must be a (batch, n) tensor of int64 word ids, got {got}")
@@ -143,6 +156,9 @@ class TinyLM(nn.Module):
             raise ValueError(f"positions count from 0; got position {int(positions.min())}")
         if positions.numel() and int(positions.max()) >= self.context:
             raise ValueError(f"the context holds {self.context} positions; position {int(positions.max())} is beyond it")
+        return positions, key_mask_4d(key_mask, *ids.shape)
+
+    def _embed(self, ids: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
         if self.pos is None:  # rotary: the blocks turn queries and keys; a shift of every position changes nothing
             return self.embed(ids)  # (batch, n, d_model)
         return self.embed(ids) + self.pos(positions)  # (batch, n, d_model)
@@ -152,10 +168,11 @@ class TinyLM(nn.Module):
 
     def forward(self, ids: torch.Tensor, *, key_mask: torch.Tensor | None = None,
                 positions: torch.Tensor | None = None) -> tuple[torch.Tensor, list[torch.Tensor]]:
-        h = self._input(ids, positions)  # (batch, n, d_model)
+        positions, mask = self._check(ids, positions, key_mask)  # checked once, here: every block trusts them
+        h = self._embed(ids, positions)  # (batch, n, d_model)
         weights = []
         for block in self.blocks:
-            h, w = block(h, key_mask=key_mask)  # (batch, n, d_model), (batch, h, n, n)
+            h, w = block.forward_unchecked(h, mask)  # (batch, n, d_model), (batch, h, n, n)
             weights.append(w)
         return self._logits(h), weights
 
@@ -170,9 +187,31 @@ class TinyLM(nn.Module):
         """Logits ``(batch, t, vocab)`` of the new tokens ``ids_new`` ``(batch, t)`` at ``positions``
         ``(batch, t)``; their keys and values join ``caches``. ``key_mask`` ``(batch, length)`` marks
         the real tokens among all positions so far (padding of batched prompts)."""
-        h = self._input(ids_new, positions)  # (batch, t, d_model)
+        positions, mask = self._check_step(ids_new, caches, positions, key_mask)  # checked once, here
+        h = self._embed(ids_new, positions)  # (batch, t, d_model)
         weights = []
         for block, cache in zip(self.blocks, caches):
-            h, w = block.step(h, cache, key_mask=key_mask)  # (batch, t, d_model), (batch, h, t, length)
+            h, w = block.step_unchecked(h, cache, mask)  # (batch, t, d_model), (batch, h, t, length)
             weights.append(w)
         return self._logits(h), weights
+
+    def _check_step(self, ids_new: object, caches: object, positions: object,
+                    key_mask: object) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The door of ``step``: ``_check``'s, and one ``KVCache`` per block, each of this model's batch,
+        heads, head width and dtype, all holding the same number of positions."""
+        positions, _ = self._check(ids_new, positions, None)
+        if not isinstance(caches, (list, tuple)) or len(caches) != self.n_layers or \
+                not all(isinstance(c, KVCache) for c in caches):
+            raise TypeError(f"caches must be a list of {self.n_layers} attnlib.KVCache, one per block "
+                            f"(model.new_caches(batch)), got {type(caches).__name__}")
+        dtype, b = self.embed.weight.dtype, ids_new.shape[0]
+        for block, cache in zip(self.blocks, caches):
+            if cache.dtype != dtype:
+                raise TypeError(f"the model is {dtype} but a cache holds {cache.dtype}: make them one dtype "
+                                f"(model.new_caches(batch))")
+            cache.check_fits(b, block.attn.num_heads, block.attn.d_k)
+        if len({c.length for c in caches}) > 1:
+            raise ValueError(f"the caches hold different numbers of positions: {[c.length for c in caches]}")
+        if not caches:  # no block attends: there is no key for a mask to hide
+            return positions, None
+        return positions, key_mask_4d(key_mask, b, caches[0].length + ids_new.shape[1])
