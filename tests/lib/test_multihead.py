@@ -185,7 +185,8 @@ def test_plot_helpers_return_axes_and_reject_bad_shapes() -> None:
 
 def test_the_forward_a_chapter_shows_is_short_and_checked_once() -> None:
     """MultiHeadAttention.forward reads as the chapter teaches it: at most 7 parameters and 16 body lines,
-    one check at the door, a shape comment on every reshape; torch's options live in the subclass."""
+    one check at the door, a shape comment on every reshape (in the work behind it too); torch's options
+    live in the subclass."""
     import ast
     import inspect
     import textwrap
@@ -200,5 +201,10 @@ def test_the_forward_a_chapter_shows_is_short_and_checked_once() -> None:
     code = lines[first:last]
     assert sum("_check(" in ln for ln in code) == 1
     assert all("#" in ln for ln in code if ".reshape(" in ln or ".transpose(" in ln)
+    # the work behind the door (the blocks of a model call it directly): no check, a shape comment on every reshape
+    for work in (attnlib.MultiHeadAttention.forward_unchecked, attnlib.MultiHeadAttention.step_unchecked):
+        code = inspect.getsource(work).splitlines()
+        assert not any("_check(" in ln or "_check_step(" in ln or "require_" in ln for ln in code), work.__name__
+        assert all("#" in ln for ln in code if ".reshape(" in ln or ".transpose(" in ln), work.__name__
     assert not {"need_weights", "batch_first", "average_attn_weights"} & set(params)
     assert issubclass(attnlib.TorchCompatMultiHeadAttention, attnlib.MultiHeadAttention)
