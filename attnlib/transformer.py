@@ -147,7 +147,7 @@ class TinyLM(nn.Module):
         if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= self.vocab_size):
             raise ValueError(f"word ids must be in [0, {self.vocab_size}), got {int(ids.min())} to {int(ids.max())}")
         if positions is None:
-            positions = torch.arange(ids.shape[1]).expand_as(ids)  # (batch, n)
+            positions = torch.arange(ids.shape[1], device=ids.device).expand_as(ids)  # (batch, n)
         elif (not isinstance(positions, torch.Tensor) or positions.shape != ids.shape
               or positions.dtype != torch.long):
             got = f"{tuple(positions.shape)} {positions.dtype}" if isinstance(positions, torch.Tensor) else type(positions).__name__
