@@ -65,7 +65,7 @@ class KVCache:
 
     def write(self, k_new: torch.Tensor, v_new: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``append`` without its checks, for a caller that checked where its inputs entered
-        (``MultiHeadAttention.step``, after ``check_fits``)."""
+        (``MultiHeadAttention.step_unchecked``, behind a door that called ``check_fits``)."""
         end = self.length + k_new.shape[2]
         if torch.is_grad_enabled() and (k_new.requires_grad or v_new.requires_grad or self._k.requires_grad):
             self._k = torch.cat((self.keys, k_new), dim=2)  # (batch, heads, end, d_k); no in-place write
