@@ -108,6 +108,9 @@ class MultiHeadAttention(nn.Module):
       ``(batch, n)``, whole numbers >= 0; default ``0 .. n-1``; self-attention only).
 
     ``step(x_new, cache)`` is the same self-attention for new tokens only, over a ``KVCache``.
+    ``forward`` and ``step`` are doors: they check their inputs once and hand them to the work,
+    ``forward_unchecked`` and ``step_unchecked``, which trusts them (a model's blocks call it directly,
+    behind the model's own door).
     torch's options (sequence-first and unbatched inputs, ``need_weights``, ``average_attn_weights``,
     dropout, ``load_from_torch``) are in :class:`TorchCompatMultiHeadAttention`, a thin layer around
     this class. Used in: "Multi-head attention and the causal mask", "Where words are: positions",

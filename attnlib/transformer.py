@@ -35,7 +35,9 @@ class TransformerBlock(nn.Module):
     ``rope=True`` turns the attention's queries and keys at their positions (``MultiHeadAttention(rope=True)``).
     ``forward(x, *, key_mask=None)`` takes ``(batch, n, d_model)`` and returns
     ``(out (batch, n, d_model), weights (batch, heads, n, n))``. ``step(x_new, cache, *, key_mask=None)``
-    does the same for new tokens only, with the keys and values of earlier ones in ``cache``.
+    does the same for new tokens only, with the keys and values of earlier ones in ``cache``. Both check
+    their inputs once and hand them to ``forward_unchecked`` / ``step_unchecked``, which ``TinyLM`` calls
+    directly after checking once at its own door.
     """
 
     def __init__(self, d_model: int, num_heads: int, d_ff: int, *, dropout: float = 0.0, residual: bool = True,
@@ -111,7 +113,8 @@ class TinyLM(nn.Module):
     gives every block rotary positions instead (a score then depends on how far apart two tokens are). ``forward(ids, *, key_mask=None, positions=None)`` takes word
     ids ``(batch, n)`` and returns ``(logits (batch, n, vocab), weights)``, one ``(batch, h, n, n)``
     tensor per block. ``step(ids_new, caches, *, positions, key_mask=None)`` runs new tokens through
-    the KV caches (see :mod:`attnlib.generation`). ``n_layers=0`` is a model that sees only the
+    the KV caches (see :mod:`attnlib.generation`). Both check their inputs once (``_check``,
+    ``_check_step``) and the blocks trust them. ``n_layers=0`` is a model that sees only the
     current token. Chapter: "A model that writes".
     """
 
