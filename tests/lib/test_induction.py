@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from attnlib.companions import head_scores, induction
@@ -42,6 +42,7 @@ def _autograd(w: dict[str, np.ndarray], tokens: np.ndarray, heads: int, keep: np
 @given(seed=st.integers(0, 2**32 - 1), layers=st.integers(1, 2), heads=st.integers(1, 3), d_head=st.integers(1, 4),
        vocab=st.integers(2, 9), context=st.integers(4, 12), batch=st.integers(1, 4),
        scale=st.sampled_from([0.3, 1.0, 2.0]), off=st.integers(-1, 5))
+@example(seed=362880, layers=2, heads=2, d_head=4, vocab=2, context=11, batch=2, scale=2.0, off=2)  # w_q1's grad 3e-8
 def test_gradients_equal_autograd(seed, layers, heads, d_head, vocab, context, batch, scale, off) -> None:  # noqa: ANN001
     s = induction.check_settings({"layers": layers, "heads": heads, "d_model": heads * d_head, "vocab": vocab,
                                   "context": context, "repeat_min": 2, "repeat_max": context // 2, "seed": seed})
@@ -55,8 +56,10 @@ def test_gradients_equal_autograd(seed, layers, heads, d_head, vocab, context, b
     loss, want = _autograd(w, b.tokens, heads, keep)
     assert abs(f["loss"] - loss) <= 1e-12 * max(1.0, loss)
     assert sorted(got) == sorted(want)
+    # relative to the model's largest gradient: a weight whose gradient nearly cancels (1e-8 where the others
+    # are near 1, behind a saturated softmax) holds only rounding-level digits relative to its own size
+    scale_of = max(max(float(np.abs(g).max()) for g in want.values()), 1e-300)
     for name, g in want.items():
-        scale_of = max(float(np.abs(g).max()), 1e-300)
         assert np.abs(got[name] - g).max() <= 1e-10 * scale_of, (name, float(np.abs(got[name] - g).max() / scale_of))
 
 
