@@ -69,8 +69,24 @@ function buildButtons(root) {
   return { next, finish, restart };
 }
 
+// Every head's line and strip, made once with a cell for each position of the context (a click then changes
+// their text and shades, and makes no element).
+function buildHeads(m) {
+  const heads = [];
+  for (let l = 0; l < m.n_layers; l++) {
+    for (let a = 0; a < m.num_heads; a++) {
+      const name = `b${l + 1}-h${a + 1}`;
+      const cells = Array.from({ length: m.context }, (_, j) => h("span", { class: "attnw-cell", "data-name": `${name}-${j}` }));
+      const line = h("p", { class: "attnw-desc attnw-head-max", "data-name": `${name}-max` });
+      const strip = h("p", { class: "attnw-strip attnw-charstrip", role: "img" }, cells);
+      heads.push({ l, a, cells, line, strip, box: h("div", { class: "attnw-head" }, [line, strip]) });
+    }
+  }
+  return heads;
+}
+
 // The text written, and the panels of one new character (its five most likely, where every head looked).
-function buildOutput(root) {
+function buildOutput(root, m) {
   const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
   const note = h("p", { class: "attnw-desc attnw-note", "data-name": "note" });
   const story = h("p", { class: "attnw-story attnw-chars", "data-name": "story" });
@@ -80,34 +96,39 @@ function buildOutput(root) {
   const topCaption = h("figcaption");
   const topTable = h("table", { class: "attnw-table attnw-top", "data-name": "top" });
   const headsCaption = h("figcaption");
-  const heads = h("div", { class: "attnw-heads", "data-name": "heads" });
+  const heads = buildHeads(m);
   const panels = h("div", { class: "attnw-panels" }, [
     h("figure", { class: "attnw-panel" }, [topCaption, topTable]),
-    h("figure", { class: "attnw-panel attnw-heads-panel" }, [headsCaption, heads]),
+    h("figure", { class: "attnw-panel attnw-heads-panel" }, [headsCaption, h("div", { class: "attnw-heads" }, heads.map((x) => x.box))]),
   ]);
   const looking = h("div", {}, [shown.row, cacheLine, panels]);
   root.append(message, note, story, said, looking);
   return { message, note, story, said, shown, cacheLine, topCaption, topTable, headsCaption, heads, looking };
 }
 
-// Head a of block l: its row (weights over `context`, the characters read) as a strip of the characters shaded
-// by weight, under a line naming where it put the most.
-function headStrip(l, a, row, context) {
-  const name = `b${l + 1}-h${a + 1}`, n = context.length;
-  const spans = context.map((c, j) => {
-    const span = h("span", { class: "attnw-cell", "data-name": `${name}-${j}`, text: charLabel(c) });
-    span.style.setProperty("--w", Math.min(1, row[j]).toFixed(3)); // writer.css shades it, for the theme
-    span.dataset.weight = fmt(row[j], 3);
-    return span;
+// Head `head`'s row (weights over `context`, the characters read): its cells show the characters shaded by
+// weight, and its line names where it put the most.
+function showHead(head, row, context) {
+  const n = context.length;
+  head.cells.forEach((cell, j) => {
+    cell.hidden = j >= n;
+    if (j >= n) return;
+    const label = charLabel(context[j]);
+    if (cell.textContent !== label) cell.textContent = label;
+    // shaded by its weight in 21 steps of 0.05, a class each (continue_text.css sets its --w, writer.css the
+    // shade for the theme): a class changed only where the step changed costs far less than 512 styles set
+    const level = Math.round(20 * Math.min(1, row[j]));
+    if (cell.level !== level) {
+      cell.className = `attnw-cell attnw-w${level}`;
+      cell.level = level;
+    }
   });
   let best = 0;
   for (let j = 1; j < n; j++) if (row[j] > row[best]) best = j; // the first of the largest
   const back = n - 1 - best;
   const where = back === 0 ? "itself" : back === 1 ? "the character before" : `${back} characters back`;
-  const line = h("p", { class: "attnw-desc attnw-head-max", "data-name": `${name}-max`,
-    text: `block ${l + 1}, head ${a + 1}: most weight on '${charLabel(context[best])}', ${where}, ${fmt(row[best], 2)}` });
-  const strip = h("p", { class: "attnw-strip attnw-charstrip", role: "img", "aria-label": line.textContent }, spans);
-  return h("div", { class: "attnw-head" }, [line, strip]);
+  head.line.textContent = `block ${head.l + 1}, head ${head.a + 1}: most weight on '${charLabel(context[best])}', ${where}, ${fmt(row[best], 2)}`;
+  head.strip.setAttribute("aria-label", head.line.textContent);
 }
 
 // The panels of new character k: its candidates, and where every head looked from the last character read.
@@ -117,7 +138,7 @@ function showChar(v, k) {
   const context = run.ids.slice(0, run.prompt + k).slice(-r.read).map((i) => m.vocab[i]);
   showTopWords(v, r, k);
   v.headsCaption.textContent = `where each head looked from the last character, '${charLabel(context[context.length - 1])}', over the ${context.length} characters read`;
-  v.heads.replaceChildren(...r.rows.flatMap((block, l) => block.map((row, a) => headStrip(l, a, row, context))));
+  for (const head of v.heads) showHead(head, r.rows[head.l][head.a], context);
   const before = run.prompt + k - r.read;
   v.cacheLine.textContent = `Character ${k + 1} is chosen from the logits of the last of the ${r.read} characters the cache holds` +
     (before > 0 ? ` (the ${before} before them left it when the context of ${m.context} was full).` : ".");
@@ -147,6 +168,8 @@ function showStory(v, enc) {
 }
 
 // The result as numbers (the page's own, for the book's checks of this page): what `enc` and `run` wrote.
+// The view hands it out on request (root.result()): serialised at every click it would cost more than the
+// model's step.
 function resultOf(m, enc, run) {
   return {
     prompt: enc.ids.map((i) => m.vocab[i]).join(""), note: enc.note, new: run.new.map((i) => m.vocab[i]).join(""),
@@ -175,21 +198,23 @@ function draw(v) {
   const enc = readPrompt(model.get("prompt") || "", m);
   v.note.textContent = enc.note || "";
   v.note.hidden = !enc.note;
-  if (enc.error) return refuse(v, enc.error);
+  const stop = (error) => { v.root.result = () => ({ error }); refuse(v, error); };
+  if (enc.error) return stop(enc.error);
   v.message.hidden = true;
   v.story.hidden = false;
   try {
     advanceRun(v, enc);
   } catch (err) {
     v.run = null;
-    return refuse(v, err.message);
+    return stop(err.message);
   }
   const n = v.run.new.length, done = n >= m.max_new;
   showControls(v, { done });
   showStory(v, enc);
   v.said.textContent = n === 0 ? "" : `character ${n}: ${charLabel(m.vocab[v.run.new[n - 1]])}${done ? `, the last of ${m.max_new}` : ""}`;
   if (done) v.story.append(h("span", { class: "attnw-hint", "data-name": "done", text: ` (the page writes at most ${m.max_new} characters)` }));
-  v.root.dataset.result = JSON.stringify(resultOf(m, enc, v.run));
+  const run = { new: v.run.new.slice(), steps: v.run.steps.slice() }; // as drawn now
+  v.root.result = () => resultOf(m, enc, run);
 }
 
 // The prompt box, the clear button, the rule, the seed, the character in focus and the buttons.
@@ -215,7 +240,7 @@ function render({ model, el }) {
   // the view: its parts, and the run being written (with the synced state it was written for)
   const v = {
     model, m, root, noun: "character", label: (i) => charLabel(m.vocab[i]),
-    ...buildPrompt(root), ...buildRule(root, m, "character"), ...buildButtons(root), ...buildOutput(root),
+    ...buildPrompt(root), ...buildRule(root, m, "character"), ...buildButtons(root), ...buildOutput(root, m),
     run: null, runKey: "", focus: null,
   };
   el.append(root);
