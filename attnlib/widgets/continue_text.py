@@ -131,7 +131,7 @@ class ContinueText(WriteWithModel):
             return [index[c] for c in chars[-context:]], long_note(len(chars), context)
         return [index[c] for c in chars], ""
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def numbers(self) -> dict[str, Any]:
         """What the page shows: the prompt the model reads and the page's note on it, the new characters,
         and for each the logits it was chosen from, the candidates of the rule with their probabilities
