@@ -53,7 +53,7 @@ TEXT_BOXES = {"AskModel": ("sentence", ["we", "we sat", "we sat on", "we sat on 
 BUTTONS = {"WriteWithModel": ("next", "restart"), "ContinueText": ("next", "restart")}
 PAGES = ["book/05_softmax.html", "book/06_scaling.html", "book/08_it_attends.html", "book/17_learning.html", "book/19_a_model_that_writes.html",
          "book/21_real_text.html"]
-# The model's own milliseconds per token of the run the clicks wrote (the last run, since "start again").
+# The model's own milliseconds per token of the page's run (since "start again").
 _MODEL_MS = {"WriteWithModel": "(root) => JSON.parse(root.dataset.result).ms", "ContinueText": "(root) => root.result().ms"}
 
 _TIME_TEXT = """async ([root, name, sentences, n]) => {
@@ -76,12 +76,20 @@ _TIME_TEXT = """async ([root, name, sentences, n]) => {
   return times;
 }"""
 
-_TIME_CLICKS = """async ([root, name, again, n]) => {
+# Also the model's own times of every token written (`msOf`: the page's ms of its run, read before each
+# new run and at the end, the tokens the page had written before the first click left out).
+_TIME_CLICKS = """async ([root, name, again, n, msOf]) => {
   const el = eval(root);
   const button = el.querySelector(`button[data-name="${name}"]`);
+  const ms = eval(msOf), model = [];
+  let before = ms(el).length;
   const times = [];
   for (let i = 0; i < n; i++) {
-    if (button.disabled) el.querySelector(`button[data-name="${again}"]`).click();
+    if (button.disabled) {
+      model.push(...ms(el).slice(before));
+      before = 0;
+      el.querySelector(`button[data-name="${again}"]`).click();
+    }
     const t0 = performance.now();
     button.click();
     const text = el.textContent;
@@ -90,7 +98,8 @@ _TIME_CLICKS = """async ([root, name, again, n]) => {
     if (text.includes("NaN")) throw new Error("NaN shown");
     if (i % 20 === 19) await new Promise((r) => requestAnimationFrame(() => r()));
   }
-  return times;
+  model.push(...ms(el).slice(before));
+  return { times, model };
 }"""
 
 # Sweep the slider back and forth over its range, `n` inputs, each to a new value; time each one.
@@ -152,8 +161,8 @@ def main() -> int:
                 model_ms = None
                 if w.kind in BUTTONS:
                     name, again = BUTTONS[w.kind]
-                    times = page.evaluate(_TIME_CLICKS, [w.root, name, again, args.inputs])
-                    model_ms = sorted(page.evaluate(f"() => ({_MODEL_MS[w.kind]})({w.root})"))
+                    clicked = page.evaluate(_TIME_CLICKS, [w.root, name, again, args.inputs, _MODEL_MS[w.kind]])
+                    times, model_ms = clicked["times"], sorted(clicked["model"])
                 elif w.kind in TEXT_BOXES:
                     name, sentences = TEXT_BOXES[w.kind]
                     times = page.evaluate(_TIME_TEXT, [w.root, name, sentences, args.inputs])
@@ -184,7 +193,7 @@ def main() -> int:
         print(f"{kind:20s} {r['slider']:12s} {r['median_ms']:10.3f} {r['p95_ms']:8.3f} {r['max_ms']:8.3f}  {verdict}")
         if "model_tokens" in r:
             print(f"{'':20s} {'the model':12s} {r['model_median_ms']:10.3f} {'':8s} {r['model_max_ms']:8.3f}  "
-                  f"(its own time per token, {r['model_tokens']} tokens of the last run)")
+                  f"(its own time per token, {r['model_tokens']} tokens)")
     expected = set(SLIDERS) | set(TEXT_BOXES) | set(BUTTONS) if args.page is None else set(results)
     if set(results) != expected:
         print(f"missing widgets on {pages}: {sorted(expected - set(results))}", file=sys.stderr)
