@@ -47,7 +47,7 @@ COPIED = ("_toc.yml", "book", "_ext", "_templates")
 #: The widgets drawn as their default figure in print; any other widget gets the line alone.
 PRINT_FIGURES = ("SoftmaxSharpening", "TemperatureSlider", "DotProductSpread", "GeometricAttention",
                  "RotaryPositions", "DecodingStepper", "TrainingReplay", "AskModel", "WriteWithModel", "TrainItYourself",
-                 "WatchInduction")
+                 "WatchInduction", "ContinueText")
 #: The synced traits a widget that stores its data (not a seed) is rebuilt from.
 _STORED = {"DecodingStepper": ("tokens", "step", "query_vectors", "key_vectors", "value_vectors"),
            "TrainingReplay": ("frames", "sentences", "senses", "index", "sentence")}
@@ -72,6 +72,8 @@ def _widget(name: str, state: dict[str, Any]) -> Any:
         return widgets.AskModel(state["weights"], sentence=state["sentence"])
     if name == "WriteWithModel":
         return widgets.WriteWithModel.from_state(state)
+    if name == "ContinueText":
+        return widgets.ContinueText.from_state(state)
     if name == "TrainItYourself":
         return widgets.TrainItYourself(state["settings"], ask=state.get("ask", ""))
     if name == "WatchInduction":
@@ -146,6 +148,8 @@ def figure(widget: Any) -> tuple[plt.Figure, str]:
         return _learned_figure(widget, n)
     elif name == "WriteWithModel":
         return _writer_figure(widget, n)
+    elif name == "ContinueText":
+        return _continue_figure(widget, n)
     elif name == "TrainItYourself":
         return _trainer_figure(widget, n)
     elif name == "WatchInduction":
@@ -251,6 +255,33 @@ def _writer_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
     fig.tight_layout(w_pad=3)
     return fig, ("you type a prompt (or click words), set the temperature, top-k, top-p and a seed, and the model writes "
                  "in the page, one word at a time")
+
+
+def _continue_figure(widget: Any, n: dict[str, Any]) -> tuple[plt.Figure, str]:
+    """Chapter 21's widget as the page opens: the five most likely characters after the last one written,
+    and every head's row for the last character over the characters the model read."""
+    if "error" in n or not n["new"]:
+        raise ValueError(f"the ContinueText has nothing written to print: {n.get('error', 'steps = 0')}")
+    label = {"\n": "↵", " ": "·"}
+    rows = n["rows"][-1]  # (blocks, heads, read)
+    blocks, heads, read = rows.shape
+    text = n["prompt"] + n["new"]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.6), gridspec_kw={"width_ratios": [1, 3.2]})
+    top = [label.get(widget.vocab[i], widget.vocab[i]) for i in n["candidates"][-1][:5]]
+    last = label.get(n["new"][-1], n["new"][-1])
+    plots.grouped_bars({"probability": n["probs"][-1][:5]}, top, ax=left,
+                       title=f"character {len(n['new'])}, '{last}': the five most likely")
+    plots.heatmap(rows.reshape(blocks * heads, read), row_labels=[f"block {b + 1}, head {a + 1}" for b in range(blocks)
+                                                                  for a in range(heads)],
+                  col_labels=[label.get(c, c) for c in text[len(text) - 1 - read:len(text) - 1]], ax=right, annotate=False,
+                  vmax=1.0, title="where each head looked from the last character")
+    right.set(xlabel="the characters read", ylabel="")
+    right.tick_params(axis="y", labelrotation=0)
+    right.tick_params(axis="x", labelsize=7, labelrotation=0)
+    fig.suptitle(textwrap.fill(text.replace("\n", " ↵ "), 120), fontsize=10)
+    fig.tight_layout(w_pad=3)
+    return fig, ("you type a beginning, set the temperature, top-k, top-p and a seed, and the model continues it in the "
+                 "page, one character at a time, showing where each head looked")
 
 
 def _png(fig: plt.Figure) -> str:

@@ -4,10 +4,11 @@ reference the browser tests compare the page with), and ``dom_helpers_js`` is th
 script of the book shares (the widgets' and the exercises').
 
 Chapters: "Softmax", "Why divide by √d_k", "Worked example: 'it'", "Decoding",
-"Where words are: positions", "Attention that learns", "A model that writes".
+"Where words are: positions", "Attention that learns", "A model that writes", "Attention on real text".
 """
 
 from . import slider_math
+from .continue_text import ContinueText
 from .decoding import DecodingStepper
 from .induction import WatchInduction
 from .learned import AskModel, TrainingReplay
@@ -22,5 +23,5 @@ from .sliders import (
 from .trainer import TrainItYourself
 from .writer import WriteWithModel
 
-__all__ = ["AskModel", "DecodingStepper", "DotProductSpread", "GeometricAttention", "RotaryPositions", "SoftmaxSharpening",
+__all__ = ["AskModel", "ContinueText", "DecodingStepper", "DotProductSpread", "GeometricAttention", "RotaryPositions", "SoftmaxSharpening",
            "TemperatureSlider", "TrainItYourself", "TrainingReplay", "WatchInduction", "WriteWithModel", "dom_helpers_js", "slider_math"]

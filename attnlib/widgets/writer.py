@@ -7,6 +7,9 @@ float64 through one KV cache per block and picks each word with the rule of :mod
 give the same words as Python. For each new word it shows the five most likely words and the attention
 row of one head (the chapter's long-range head) over the context, which grows by one word per step.
 
+Its ES module is ``writer_core.js`` (the model, the rule and the controls it shares with
+:class:`attnlib.widgets.continue_text.ContinueText`) followed by ``writer.js`` (the story and the watched head).
+
 The Python twin of the page is ``numbers()``: :func:`attnlib.generation.generate` (with a ``Sampler``) on
 ``stored_model()``, a ``TinyLM`` in float64 holding exactly the stored weights.
 
@@ -67,6 +70,12 @@ def unpack_weights(blob: str, layout: Sequence[Sequence[Any]]) -> dict[str, np.n
     return out
 
 
+def writer_module(view: str) -> str:
+    """The ES module of a widget that writes with a ``TinyLM``: the shared model, rule and controls
+    (``writer_core.js``), then the widget's own ``view``."""
+    return "\n".join((_es_module("writer_core.js"), (_HERE / view).read_text(encoding="utf-8")))
+
+
 def _page_model(model: TinyLM) -> TinyLM:
     if not isinstance(model, TinyLM):
         raise TypeError(f"model must be an attnlib TinyLM, got {type(model).__name__}")
@@ -74,6 +83,24 @@ def _page_model(model: TinyLM) -> TinyLM:
     if not full:
         raise ValueError("the page runs a TinyLM with at least one block, with its residuals and LayerNorms")
     return model
+
+
+def page_traits(model: TinyLM, rule: sampler.Rule | None, seed: int, context: int) -> dict[str, Any]:
+    """The synced traits of a page that runs ``model`` (checked by ``_page_model``): its weights, its
+    shape (``config``; ``rope`` only for a model with rotary positions) and the rule and seed it starts
+    with (``rule=None`` is greedy)."""
+    rule = sampler.Rule() if rule is None else rule
+    if not isinstance(rule, sampler.Rule):
+        raise TypeError(f"rule must be an attnlib.companions.sampler.Rule, got {type(rule).__name__}")
+    blob, shapes = pack_weights(model, context)
+    block = model.blocks[0]
+    config = {"d_model": model.embed.embedding_dim, "num_heads": block.attn.num_heads, "d_ff": block.ff1.out_features,
+              "n_layers": model.n_layers, "context": min(model.context, context), "vocab_size": model.vocab_size}
+    if model.rope:
+        config["rope"] = True
+    return {"weights": blob, "shapes": shapes, "config": config, "seed": sampler.Mulberry32(seed).state,
+            "temperature": 0.0 if rule.greedy else float(rule.temperature), "top_k": rule.top_k or model.vocab_size,
+            "top_p": 1.0 if rule.top_p is None else float(rule.top_p)}
 
 
 class WriteWithModel(_LearnedWidget):
@@ -90,7 +117,7 @@ class WriteWithModel(_LearnedWidget):
     Used in: "A model that writes".
     """
 
-    _esm = _es_module("writer.js")
+    _esm = writer_module("writer.js")
     _css = _LearnedWidget._css + "\n" + (_HERE / "writer.css").read_text(encoding="utf-8")
     prompt = traitlets.Unicode("<s>").tag(sync=True)
     temperature = traitlets.Float(0.0).tag(sync=True)
@@ -105,6 +132,7 @@ class WriteWithModel(_LearnedWidget):
     watch = traitlets.List(traitlets.Int()).tag(sync=True)
     end = traitlets.Unicode("</s>").tag(sync=True)
     _repr_traits = ("prompt", "temperature", "top_k", "top_p", "seed", "steps")
+    _state = _STATE  # the synced traits ``from_state`` reads
 
     def __init__(self, model: TinyLM, vocab: Sequence[str], *, watch: tuple[int, int], prompt: str = "<s>",
                  rule: sampler.Rule | None = None, seed: int = 0, steps: int = 0, end: str = "</s>") -> None:
@@ -114,19 +142,9 @@ class WriteWithModel(_LearnedWidget):
         if end not in vocab:
             raise ValueError(f"the end word {end!r} is not in the vocabulary")
         watch = generation._check_watch(model, watch)
-        rule = sampler.Rule() if rule is None else rule  # None: greedy
-        if not isinstance(rule, sampler.Rule):
-            raise TypeError(f"rule must be an attnlib.companions.sampler.Rule, got {type(rule).__name__}")
-        blob, shapes = pack_weights(model)
-        block = model.blocks[0]
-        config = {"d_model": model.embed.embedding_dim, "num_heads": block.attn.num_heads, "d_ff": block.ff1.out_features,
-                  "n_layers": model.n_layers, "context": min(model.context, PAGE_CONTEXT), "vocab_size": model.vocab_size}
         self._model: TinyLM | None = None
-        super().__init__(weights=blob, shapes=shapes, config=config, vocab=list(vocab), watch=list(watch), end=end,
-                         prompt=prompt, seed=sampler.Mulberry32(seed).state,
-                         temperature=0.0 if rule.greedy else float(rule.temperature),
-                         top_k=rule.top_k or model.vocab_size, top_p=1.0 if rule.top_p is None else float(rule.top_p),
-                         steps=steps)
+        super().__init__(**page_traits(model, rule, seed, PAGE_CONTEXT), vocab=list(vocab), watch=list(watch), end=end,
+                         prompt=prompt, steps=steps)
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> WriteWithModel:
@@ -134,7 +152,7 @@ class WriteWithModel(_LearnedWidget):
         that made it: ``numbers()`` then computes what that page shows."""
         widget = cls.__new__(cls)
         widget._model = None
-        anywidget.AnyWidget.__init__(widget, **{k: state[k] for k in _STATE})
+        anywidget.AnyWidget.__init__(widget, **{k: state[k] for k in cls._state})
         return widget
 
     @traitlets.validate("prompt")
@@ -187,7 +205,7 @@ class WriteWithModel(_LearnedWidget):
         if self._model is None:
             c = self.config
             kwargs = {k: c[k] for k in _CONFIG}
-            model = TinyLM(c["vocab_size"], context=c["context"], **kwargs).double().eval()
+            model = TinyLM(c["vocab_size"], context=c["context"], rope=c.get("rope", False), **kwargs).double().eval()
             state = {k: torch.from_numpy(v.astype(np.float64)) for k, v in unpack_weights(self.weights, self.shapes).items()}
             model.load_state_dict(state)
             self._model = model

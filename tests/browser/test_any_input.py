@@ -272,7 +272,7 @@ _CARD_PAINT = f"""() => {{ {_RGBA}
 
 WIDGET_CHAPTERS = ("book/05_softmax.html", "book/06_scaling.html", "book/08_it_attends.html", "book/14_positions.html",
                    "book/15_decoding.html", "book/17_learning.html", "book/19_a_model_that_writes.html",
-                   "book/20_induction_heads.html")
+                   "book/20_induction_heads.html", "book/21_real_text.html")
 
 
 def _paint_problems(theme: str, cards: list) -> list[str]:

@@ -71,13 +71,18 @@ def test_page_weight_measures_one_page(tmp_path: Path) -> None:
     assert missing.returncode != 0 and "no such page" in missing.stderr
 
 
-def test_bench_widgets_times_a_few_inputs_on_one_page(tmp_path: Path) -> None:
+def test_bench_widgets_times_a_few_inputs_on_two_pages(tmp_path: Path) -> None:
+    """A slider's page, and chapter 21's, whose writer also reports the model's own time per character."""
     out = tmp_path / "widgets.json"
-    proc = _run([PYTHON, "-m", "benchmarks.bench_widgets", "--inputs", "3", "--page", PAGE, "--json", str(out)])
+    proc = _run([PYTHON, "-m", "benchmarks.bench_widgets", "--inputs", "3", "--page", PAGE, "--page", "book/21_real_text.html",
+                 "--json", str(out)])
     assert proc.returncode in (0, 1), proc.stdout[-2000:] + proc.stderr[-2000:]  # 1: a time target missed
     assert "missing widgets" not in proc.stderr and "other hosts" not in proc.stderr, proc.stderr
     results = json.loads(out.read_text(encoding="utf-8"))["results"]
     assert results and all(r["inputs"] == 3 and r["max_ms"] >= r["median_ms"] >= 0 for r in results.values()), results
+    writer = results["ContinueText"]
+    assert writer["model_tokens"] >= 3 and writer["model_max_ms"] >= writer["model_median_ms"] > 0, writer
+    assert re.search(r"^ +the model +[\d.]+ +[\d.]+ +\(its own time per token", proc.stdout, flags=re.MULTILINE), proc.stdout
 
 
 def test_bench_trainer_runs_once(tmp_path: Path) -> None:

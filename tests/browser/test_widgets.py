@@ -13,6 +13,7 @@ import pytest
 
 from attnlib.widgets import (
     AskModel,
+    ContinueText,
     DecodingStepper,
     DotProductSpread,
     GeometricAttention,
@@ -32,6 +33,7 @@ from bookdev import trainer_driver as td
 from bookdev import widgets as wd
 from bookdev.site import AXE, PHONE, WIDGET_PAGES
 
+from . import continue_text_driver as cd
 from . import learning_driver as ld
 from . import rotary_driver as rd
 from . import writer_driver as xd
@@ -41,7 +43,7 @@ pytestmark = pytest.mark.browser
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
 CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
                                     RotaryPositions, TrainingReplay, AskModel, DecodingStepper, WriteWithModel,
-                                    TrainItYourself, WatchInduction)}
+                                    TrainItYourself, WatchInduction, ContinueText)}
 
 
 def test_there_are_widget_pages() -> None:
@@ -238,6 +240,7 @@ CHECKS = {
     "WriteWithModel": xd.check_writer,
     "TrainItYourself": td.check_trainer,
     "WatchInduction": idr.check_induction,
+    "ContinueText": cd.check_continue,
 }
 
 

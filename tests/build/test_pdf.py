@@ -101,7 +101,8 @@ def test_the_rotary_widget_prints_its_own_numbers() -> None:
 
 @pytest.mark.parametrize(("chapter", "name"), [("15_decoding", "DecodingStepper"), ("17_learning", "TrainingReplay"),
                                                ("17_learning", "AskModel"), ("17_learning", "TrainItYourself"),
-                                               ("19_a_model_that_writes", "WriteWithModel")])
+                                               ("19_a_model_that_writes", "WriteWithModel"),
+                                               ("21_real_text", "ContinueText")])
 def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str, name: str) -> None:
     nb = json.loads((ROOT / "book" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
     state = nb["metadata"]["widgets"][pdf_source.STATE_MIME]["state"]
@@ -133,6 +134,12 @@ def test_the_decoding_and_learning_widgets_print_their_own_numbers(chapter: str,
         for k, row in enumerate(n["rows"]):
             assert np.allclose(shown[k, : len(row)], row) and not shown[k, len(row):].any()
         assert " ".join(n["new"]) in fig._suptitle.get_text().replace("\n", " ")
+    elif name == "ContinueText":
+        assert np.allclose([p.get_height() for p in left.patches], n["probs"][-1][:5])
+        rows = n["rows"][-1]  # (blocks, heads, read)
+        shown = np.asarray(right.collections[0].get_array()).reshape(-1, rows.shape[2])
+        assert np.allclose(shown, rows.reshape(-1, rows.shape[2])) and len(right.get_yticklabels()) == 8
+        assert "continues it" in moving
     else:
         assert np.allclose([p.get_height() for p in left.patches], n["row"])
         assert np.allclose([p.get_height() for p in right.patches], n["probs"])

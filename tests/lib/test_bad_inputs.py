@@ -10,6 +10,7 @@ import attnlib
 from attnlib import decoding, plots, positions
 from attnlib.companions import foils, order, recurrence, report, scaling, scratch, text
 from attnlib.widgets import (
+    ContinueText,
     DecodingStepper,
     DotProductSpread,
     GeometricAttention,
@@ -196,6 +197,11 @@ CASES = [
     ("mha rope odd head width", lambda: attnlib.MultiHeadAttention(6, 2, rope=True), ValueError, "d_k=3"),
     ("echo model start negative", lambda: order.PositionModel(4, 4, "rope", max_len=8)(torch.zeros(1, 2, dtype=torch.long),
                                                                                        start=-1), ValueError, "-1"),
+    ("continue text: not a TinyLM", lambda: ContinueText(torch.nn.Linear(2, 2), list("ab\ncd")), TypeError, "Linear"),
+    ("continue text: a character twice", lambda: ContinueText(attnlib.TinyLM(5, rope=True), list("ab\nca")), ValueError,
+     "5 characters, each once"),
+    ("continue text: no new line", lambda: ContinueText(attnlib.TinyLM(5, rope=True), list("abcde")), ValueError,
+     "new line"),
 ]
 
 

@@ -443,7 +443,7 @@ def test_the_widget_syncs_with_a_live_front_end(writer) -> None:  # noqa: ANN001
     writer.set_state({"temperature": 0.0, "seed": 0, "steps": 8})
 
 
-# --- the page's twin: the same rules in writer.js and _common.js ------------------------------------
+# --- the page's twin: the same rules in writer_core.js and _common.js ------------------------------------
 _RULE_CASES = [  # (logits, rule, uniform): every case where a choice could go silently wrong, and ordinary ones
     ([0.0, 2.0, 1.0, 2.0], smp.Rule(), None),
     ([0.0, 2.0, 1.0, 2.0], smp.Rule(temperature=1.0, top_k=2), 0.7),
@@ -468,7 +468,7 @@ def _python_side(logits: list, rule: smp.Rule, uniform: float | None) -> dict:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_pages_rules_and_seeds_are_pythons() -> None:
-    """writer.js's candidates and choose, and _common.js's requireSeed and quotedWord, run in node on the
+    """writer_core.js's candidates and choose, and _common.js's requireSeed and quotedWord, run in node on the
     cases above: the same words and probabilities, or the same error message, as attnlib."""
     from attnlib.companions.checks import quoted_word, quoted_words
     from attnlib.companions.sampler import require_seed
@@ -476,7 +476,7 @@ def test_the_pages_rules_and_seeds_are_pythons() -> None:
     here = Path(__file__).resolve().parents[2] / "attnlib" / "widgets"
     cases = [[[x if math.isfinite(x) else str(x) for x in z], {"greedy": r.greedy, "temperature": r.temperature,
               "topK": r.top_k, "topP": r.top_p}, u] for z, r, u in _RULE_CASES]
-    script = "".join((here / f).read_text(encoding="utf-8") for f in ("_dom.js", "_common.js", "writer.js")) + """
+    script = "".join((here / f).read_text(encoding="utf-8") for f in ("_dom.js", "_common.js", "writer_core.js")) + """
 const num = (x) => (typeof x === "string" ? Number(x.replace("inf", "Infinity")) : x);
 const attempt = (f) => { try { return f(); } catch (err) { return { error: err.message }; } };
 const cases = JSON.parse(process.argv[1]);
