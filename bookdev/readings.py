@@ -179,6 +179,21 @@ SETTLED = """async () => {
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 }"""
 
+#: Resolves once the text column's width has stayed the same over three animation frames in a row: with
+#: the page's transitions off (:data:`bookdev.site.NO_TRANSITIONS`) a new viewport's layout, and the
+#: formulas the site refits to it (a ResizeObserver, which runs before the frame is painted), are done
+#: by then. :data:`SETTLED`'s 300 ms of quiet also waits out transitions that are on.
+FRAMES_SETTLED = """async () => {
+  const column = document.querySelector(".bd-article") || document.body;
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+  let width = column.clientWidth, same = 0;
+  while (same < 3) {
+    await frame();
+    same = column.clientWidth === width ? same + 1 : 0;
+    width = column.clientWidth;
+  }
+}"""
+
 #: Marks with ``data-axe-same`` every word of code whose colour contrast cannot differ from an earlier
 #: one's, so that axe-core's contrast rule (its selector made ``:not([data-axe-same])`` by
 #: :func:`bookdev.site.read_theme`) checks one word of each kind. A word of code is an element with

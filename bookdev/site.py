@@ -48,7 +48,7 @@ COLOUR_RULES = ("color-contrast", "link-in-text-block")
 _ONE_OF_EACH_KIND = """() => axe.configure({ rules: [{ id: "color-contrast", selector: ":not([data-axe-same])" }] })"""
 # Colour transitions off while axe measures contrast, so the colours it reads are the final ones
 # at once (instead of waiting for the theme's transitions to end).
-_NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; }"
+NO_TRANSITIONS = "*, *::before, *::after { transition: none !important; }"
 
 
 def redirects(page: str) -> bool:
@@ -309,7 +309,7 @@ def read_page(page: Any, log: PageLog, site_url: str, name: str) -> PageReading:
     reading = read_desktop(page, log, site_url, name)
     if AXE.exists():
         inject_axe(page)
-    page.add_style_tag(content=_NO_TRANSITIONS)
+    page.add_style_tag(content=NO_TRANSITIONS)
     for i, theme in enumerate(THEMES):
         reading.themes[theme] = read_theme(page, theme, None if i == 0 else list(COLOUR_RULES))
     for theme in reversed(THEMES):
