@@ -24,7 +24,7 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -319,9 +319,6 @@ def adam_update(w: dict[str, np.ndarray], g: Mapping[str, np.ndarray], m: dict[s
 
 
 # --- training ---------------------------------------------------------------------------------------------
-_Run = TypeVar("_Run", bound="AdamRun")
-
-
 class AdamRun:
     """What a run of this module's :class:`Trainer` and one of ``attnlib.companions.induction.Trainer`` share:
     the updates done so far, and the loop that trains to the end with :func:`adam_update` on ``names``, at the
@@ -336,7 +333,7 @@ class AdamRun:
         """Updates done so far."""
         return max(len(self.losses) - 1, 0)
 
-    def run(self: _Run, stop: Callable[[_Run], bool] | None = None) -> _Run:
+    def run(self, stop: Callable[[AdamRun], bool] | None = None) -> AdamRun:
         """Train until ``settings['steps']`` updates are done, the loss diverges, or ``stop(self)``."""
         if not self.losses and not self._measure():
             return self
