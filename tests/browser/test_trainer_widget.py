@@ -16,7 +16,8 @@ import pytest
 from attnlib.companions import trainer
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
-from bookdev.site import wait_for_widgets
+
+from . import training_checks as tc
 
 pytestmark = pytest.mark.browser
 
@@ -87,15 +88,7 @@ def fresh(offline_page, site_url):  # noqa: ANN001, ANN201
 
 def test_the_page_trains_what_python_trains(widget) -> None:  # noqa: ANN001
     _, log, w = widget
-    stopped = 0
-    for i, settings in enumerate(CASES):
-        ref = trainer.train(settings) if settings else _chapters_run()
-        page = td.train(w, settings)
-        td.compare(page, ref, f"case {i} {settings}")
-        stopped += ref.stopped is not None
-        if ref.stopped:
-            assert td.state(w) == "diverged" and "diverged" in td.message(w)
-            assert all(np.isfinite(v).all() for v in page["weights"].values())
+    stopped = tc.trains_what_python_trains(w, td, CASES, lambda settings: trainer.train(settings) if settings else _chapters_run())
     assert len(CASES) >= 20 and stopped == 1
     assert log.external == [] and log.console_errors == [] and log.page_errors == []
 
@@ -138,32 +131,15 @@ BAD = [
 
 def test_bad_settings_get_a_message_and_train_nothing(widget) -> None:  # noqa: ANN001
     _, log, w = widget
-    for fields, text in BAD:
-        td.set_fields(w, {**td.fields_of({}), **fields})
-        td.click(w, "train")
-        assert td.wait_until_ended(w) == "error", fields
-        shown = td.message(w)
-        assert text in shown, (fields, shown)
-        assert td.read_run(w) is None and "NaN" not in w.all_text().replace("got 'NaN'", "")
-    td.set_fields(w, td.fields_of({"n_train": 50, "n_test": 20, "steps": 5}))
-    td.click(w, "train")
-    assert td.wait_until_ended(w) == "done"  # the page still trains after every message
+    tc.refuses_bad_settings(w, td, BAD, {"n_train": 50, "n_test": 20, "steps": 5},
+                            lambda shown: "NaN" not in w.all_text().replace("got 'NaN'", ""))
     assert log.console_errors == [] and log.page_errors == []
 
 
 def test_stop_and_continue_give_the_run_of_one_go(widget) -> None:  # noqa: ANN001
     page_, _, w = widget
     settings = {"n_train": 1500, "n_test": 500, "steps": 80, "seed": 3}
-    td.set_fields(w, td.fields_of(settings))
-    td.click(w, "train")
-    page_.wait_for_function(f"() => {w.root}.trainer() && {w.root}.trainer().losses.length > 3")
-    td.click(w, "stop")
-    assert td.wait_until_ended(w) == "stopped"
-    part = td.read_run(w)
-    assert 3 < len(part["losses"]) < 81 and "press Continue" in td.message(w)
-    td.click(w, "continue")
-    assert td.wait_until_ended(w) == "done"
-    gaps = td.compare(td.read_run(w), trainer.train(settings), "stopped and continued")
+    gaps = tc.stop_and_continue(page_, w, td, settings, trainer.train(settings))
     assert gaps["all_losses"] < 1e-9
 
 
@@ -187,41 +163,21 @@ def test_fields_survive_a_reload_and_reset_restores_them(fresh) -> None:  # noqa
     page, _, w = fresh
     changed = td.fields_of({"senses": _senses((0, [*RIVER, "canoe"])), "lr": 0.05, "seed": 9,
                             "sentences": [{"sense": "bank:river", "text": "the canoe at the bank"}]})
-    td.set_fields(w, changed)
-    w = _reloaded(page)
-    assert td.fields(w) == changed
-    td.click(w, "reset")
-    assert td.fields(w) == td.fields_of({})
-    w = _reloaded(page)
-    assert td.fields(w) == td.fields_of({})
+    tc.fields_survive_a_reload(page, w, td, "TrainItYourself", changed)
 
 
 def _reloaded(page) -> wd.Widget:  # noqa: ANN001
     """Reload the page as a reader does; the trainer once every widget has rendered again."""
-    page.reload()
-    wait_for_widgets(page)
-    return wd.the_one(wd.find_widgets(page), "TrainItYourself", td.PAGE)
+    return tc.reloaded(page, td, "TrainItYourself")
 
 
 def test_keyboard_alone_trains(widget) -> None:  # noqa: ANN001
     """From the chapter's fields, six of them typed and Train pressed by keyboard alone."""
     page, _, w = widget
-    td.set_fields(w, td.fields_of({}))
-    w.page.evaluate(f"() => {w.root}.querySelector('[data-name=\"n_train\"]').focus()")
-    page.keyboard.press("Control+A")
-    page.keyboard.type("100")
-    for name, value in (("n_test", "50"), ("d_model", "8"), ("lr", "0.03"), ("weight_decay", "0.5"), ("steps", "12")):
-        page.keyboard.press("Tab")
-        assert page.evaluate("() => document.activeElement.dataset.name") == name
-        page.keyboard.press("Control+A")
-        page.keyboard.type(value)
-    for _ in range(3):  # seed, watched sentence, Train
-        page.keyboard.press("Tab")
-    assert page.evaluate("() => document.activeElement.dataset.name") == "train"
-    page.keyboard.press("Enter")
-    assert td.wait_until_ended(w) == "done"
     settings = {"n_train": 100, "n_test": 50, "d_model": 8, "lr": 0.03, "steps": 12}
-    td.compare(td.read_run(w), trainer.train(settings), "trained by keyboard")
+    tc.keyboard_trains(page, w, td, ("n_train", "100"),
+                       (("n_test", "50"), ("d_model", "8"), ("lr", "0.03"), ("weight_decay", "0.5"), ("steps", "12")),
+                       3, trainer.train(settings))  # 3 Tabs: seed, watched sentence, Train
 
 
 def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
@@ -230,12 +186,7 @@ def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
     td.train(w, {"n_train": 100, "n_test": 50, "steps": 10})
     for theme in ("light", "dark"):
         page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
-        left, right, scroll_w, client_w, bg = page.evaluate(f"""() => {{ const r = {w.root}; r.scrollIntoView();
-          const b = r.getBoundingClientRect();
-          return [b.left, b.right, r.scrollWidth, r.clientWidth, getComputedStyle(r).backgroundColor]; }}""")
-        assert left >= 0 and right <= 390, f"{theme}: the widget spans {left}..{right} px on a 390 px screen"
-        assert scroll_w <= client_w + 1, f"{theme}: the widget overflows its card: {scroll_w} > {client_w}"
-        assert bg == wd.CARD_COLOURS[theme][0], f"{theme}: the card is not the theme's opaque card: {bg}"
+        tc.card_fits_a_phone(page, w, theme)
 
 
 LONG = "x" * 2000
