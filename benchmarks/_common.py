@@ -60,11 +60,13 @@ def train_typing(page: Any, w: Any, drv: ModuleType, key: str, typing: bool,
     return drv.read_run(w), page.evaluate("() => window.__lags")
 
 
-def time_training(drv: ModuleType, runs: int, one_run: Callable[[Any, Any, int], dict[str, Any]],
-                  missing: str) -> tuple[list[dict[str, Any]], str] | None:
-    """Serve the built site (every other host blocked), open ``drv.PAGE`` in Chromium, watch its keys and call
-    ``one_run(page, w, i)`` ``runs`` times: its rows and the browser's user agent; None (``missing`` or why the
-    browser is missing printed) where the page is not built or there is no browser."""
+def time_training(drv: ModuleType, args: argparse.Namespace, key: str,
+                  measure: Callable[[dict[str, Any], list[float]], tuple[dict[str, Any], str]], missing: str,
+                  timeout_ms: float = 60_000) -> tuple[list[dict[str, Any]], str] | None:
+    """Serve the built site (every other host blocked), open ``drv.PAGE`` in Chromium and train its default run
+    ``args.runs`` times (``train_typing``, typing ``key`` unless ``args.no_typing``); ``measure(run, lags)`` makes
+    each run's row and its progress line. The rows and the browser's user agent; None (with ``missing``, or why
+    the browser is missing, printed) where the page is not built or there is no browser."""
     if not (SITE / drv.PAGE).is_file():
         print(f"no built page {drv.PAGE}: {missing}", file=sys.stderr)
         return None
@@ -74,10 +76,18 @@ def time_training(drv: ModuleType, runs: int, one_run: Callable[[Any, Any, int],
             w = drv.find(page, url)
             agent = page.evaluate("navigator.userAgent")
             page.evaluate(WATCH_KEYS, w.root)
-            for i in range(runs):
-                rows.append(one_run(page, w, i))
+            for i in range(args.runs):
+                row, line = measure(*train_typing(page, w, drv, key, not args.no_typing, timeout_ms))
+                rows.append(row)
+                say(f"run {i + 1}: {line}")
             assert log.external == [], log.external
     except BrowserMissing as err:
         print(err, file=sys.stderr)
         return None
     return rows, agent
+
+
+def training_report(columns: list[str], cells: list[str], agent: str) -> str:
+    """A training widget's benchmark report: a Markdown table of one row (``columns``, right-aligned, over
+    ``cells``) and the browser it ran in."""
+    return "\n".join([f"| {' | '.join(columns)} |", "|" + "---:|" * len(columns), f"| {' | '.join(cells)} |", "", f"browser: {agent}"])

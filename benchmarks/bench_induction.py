@@ -18,38 +18,33 @@ from __future__ import annotations
 import math
 import statistics
 import sys
+from typing import Any
 
-from benchmarks._common import publish, say, time_training, train_typing, training_arguments
+from benchmarks._common import publish, time_training, training_arguments, training_report
 from bookdev import induction_driver as idr
 
 TARGET_CROSS_S, TARGET_S, TARGET_INPUT_MS = 10.0, 30.0, 50.0
 
 
-def _one_run(page, w, i: int, typing: bool) -> dict[str, float]:  # noqa: ANN001
-    run, lags = train_typing(page, w, idr, "1", typing, 120_000)
+def _measure(run: dict[str, Any], lags: list[float]) -> tuple[dict[str, float], str]:
     row = {"cross_s": run["crossedMs"] / 1000 if run["crossedMs"] is not None else math.nan, "s": run["ms"] / 1000,
            "slice_ms": max(run["sliceMs"]), "lag_ms": max(lags) if lags else math.nan}
-    say(f"run {i + 1}: induction head after {row['cross_s']:.2f} s, done after {row['s']:.2f} s, "
-        f"longest main-thread task {row['slice_ms']:.1f} ms, slowest key {row['lag_ms']:.1f} ms")
-    return row
+    return row, (f"induction head after {row['cross_s']:.2f} s, done after {row['s']:.2f} s, "
+                 f"longest main-thread task {row['slice_ms']:.1f} ms, slowest key {row['lag_ms']:.1f} ms")
 
 
 def main() -> int:
     args = training_arguments(__doc__, runs=3)
-    timed = time_training(idr, args.runs, lambda page, w, i: _one_run(page, w, i, not args.no_typing), "build the site first")
+    timed = time_training(idr, args, "1", _measure, "build the site first", timeout_ms=120_000)
     if timed is None:
         return 2
     rows, agent = timed
     cross, whole = statistics.median(r["cross_s"] for r in rows), statistics.median(r["s"] for r in rows)
     worst_lag = max(r["lag_ms"] for r in rows)
-    report = "\n".join([
-        "| runs | median time to the induction head | median time of the default run | longest main-thread task | slowest key answered |",
-        "|---:|---:|---:|---:|---:|",
-        f"| {len(rows)} | {cross:.2f} s (target ≤ {TARGET_CROSS_S:g} s) | {whole:.2f} s (target ≤ {TARGET_S:g} s) | "
-        f"{max(r['slice_ms'] for r in rows):.1f} ms | {worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms) |",
-        "",
-        f"browser: {agent}",
-    ])
+    report = training_report(
+        ["runs", "median time to the induction head", "median time of the default run", "longest main-thread task", "slowest key answered"],
+        [str(len(rows)), f"{cross:.2f} s (target ≤ {TARGET_CROSS_S:g} s)", f"{whole:.2f} s (target ≤ {TARGET_S:g} s)",
+         f"{max(r['slice_ms'] for r in rows):.1f} ms", f"{worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms)"], agent)
     publish(report, args.out)
     return 0 if cross <= TARGET_CROSS_S and whole <= TARGET_S and (args.no_typing or worst_lag <= TARGET_INPUT_MS) else 1
 

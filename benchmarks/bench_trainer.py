@@ -21,40 +21,35 @@ from __future__ import annotations
 
 import statistics
 import sys
+from typing import Any
 
-from benchmarks._common import publish, say, time_training, train_typing, training_arguments
+from benchmarks._common import publish, time_training, training_arguments, training_report
 from bookdev import trainer_driver as td
 
 TARGET_S = 3.0
 TARGET_INPUT_MS = 50.0
 
 
-def _one_run(page, w, i: int, typing: bool) -> dict[str, float]:  # noqa: ANN001
-    run, lags = train_typing(page, w, td, "a", typing)
+def _measure(run: dict[str, Any], lags: list[float]) -> tuple[dict[str, float], str]:
     row = {"s": run["ms"] / 1000, "slice_ms": max(run["sliceMs"]), "slices": len(run["sliceMs"]),
            "keys": len(lags), "lag_ms": max(lags) if lags else float("nan")}
-    say(f"run {i + 1}: {row['s']:.2f} s, longest main-thread task {row['slice_ms']:.1f} ms, "
-        f"{len(lags)} keys typed, slowest answered after {row['lag_ms']:.1f} ms")
-    return row
+    return row, (f"{row['s']:.2f} s, longest main-thread task {row['slice_ms']:.1f} ms, "
+                 f"{len(lags)} keys typed, slowest answered after {row['lag_ms']:.1f} ms")
 
 
 def main() -> int:
     args = training_arguments(__doc__, runs=5)
-    timed = time_training(td, args.runs, lambda page, w, i: _one_run(page, w, i, not args.no_typing), "run 'make site' first")
+    timed = time_training(td, args, "a", _measure, "run 'make site' first")
     if timed is None:
         return 2
     rows, agent = timed
     median = statistics.median(r["s"] for r in rows)
     worst_slice = max(r["slice_ms"] for r in rows)
     worst_lag = max(r["lag_ms"] for r in rows)
-    report = "\n".join([
-        "| runs | median time of the default run | slowest run | longest main-thread task | slowest key answered |",
-        "|---:|---:|---:|---:|---:|",
-        f"| {len(rows)} | {median:.2f} s (target ≤ {TARGET_S:g} s) | {max(r['s'] for r in rows):.2f} s | "
-        f"{worst_slice:.1f} ms | {worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms) |",
-        "",
-        f"browser: {agent}",
-    ])
+    report = training_report(
+        ["runs", "median time of the default run", "slowest run", "longest main-thread task", "slowest key answered"],
+        [str(len(rows)), f"{median:.2f} s (target ≤ {TARGET_S:g} s)", f"{max(r['s'] for r in rows):.2f} s",
+         f"{worst_slice:.1f} ms", f"{worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms)"], agent)
     publish(report, args.out)
     return 0 if median <= TARGET_S and (args.no_typing or worst_lag <= TARGET_INPUT_MS) else 1
 

@@ -30,6 +30,7 @@ import numpy as np
 import torch
 
 from . import head_scores
+from .checks import completed_settings
 from .sampler import Mulberry32
 from .trainer import DIVERGED, WEIGHT_STREAM, AdamRun, normal_draws
 
@@ -53,12 +54,7 @@ def _int_in(s: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
 
 def check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The settings completed from ``DEFAULTS`` and checked; ``ValueError`` in the reader's terms."""
-    if not isinstance(settings, Mapping):
-        raise TypeError(f"settings must be a mapping, got {type(settings).__name__}")
-    unknown = sorted(set(settings) - set(DEFAULTS))
-    if unknown:
-        raise ValueError(f"unknown setting(s) {unknown}; the settings are {sorted(DEFAULTS)}")
-    s = {**DEFAULTS, **settings}
+    s = completed_settings(settings, DEFAULTS)
     out = {k: _int_in(s, k, *LIMITS[k]) for k in LIMITS}
     out["seed"] = _int_in(s, "seed", 0, 2**32 - 1)
     lr = s["lr"]

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import require_positive
-from .checks import quoted_word, quoted_words
+from .checks import completed_settings, quoted_word, quoted_words
 from .learning import ADAM_BETAS, ADAM_EPS, CUES, FILLERS, MAX_LEN, MIN_LEN, SENSES, VOCAB, words_of
 from .sampler import Mulberry32
 
@@ -127,12 +127,7 @@ def _encode(text: str, vocab: Mapping[str, int], ambiguous: Sequence[str], what:
 
 def check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The settings completed from ``DEFAULTS`` and checked; ``ValueError`` naming the bad value."""
-    if not isinstance(settings, Mapping):
-        raise TypeError(f"settings must be a mapping, got {type(settings).__name__}")
-    unknown = sorted(set(settings) - set(DEFAULTS))
-    if unknown:
-        raise ValueError(f"unknown setting(s) {unknown}; the settings are {sorted(DEFAULTS)}")
-    s = {**DEFAULTS, **settings}
+    s = completed_settings(settings, DEFAULTS)
     out = {"senses": _senses(s["senses"]), **{k: _int_in(s, k, *LIMITS[k]) for k in LIMITS}}
     lr = s["lr"]
     if isinstance(lr, (int, float)) and not isinstance(lr, bool) and not (math.isfinite(lr) and lr > 0):

@@ -47,20 +47,13 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def widget(module_page, site_url):  # noqa: ANN001, ANN201
-    page, log = module_page
-    return page, log, idr.find(page, site_url)
+#: Chapter 20 loaded, its WatchInduction widget: the fixtures ``chapter`` (loaded once, for the tests that set every
+#: field themselves before they train) and ``fresh_chapter`` (a page of the test's own) give ``(page, log, widget)``.
+open_chapter = idr.find
 
 
-@pytest.fixture()
-def fresh(offline_page, site_url):  # noqa: ANN001, ANN201
-    page, log = offline_page
-    return page, log, idr.find(page, site_url)
-
-
-def test_the_page_trains_what_python_trains(widget) -> None:  # noqa: ANN001
-    _, log, w = widget
+def test_the_page_trains_what_python_trains(chapter) -> None:  # noqa: ANN001
+    _, log, w = chapter
     stopped = tc.trains_what_python_trains(w, idr, CASES, induction.train)
     assert len(CASES) >= 20 and stopped == 1
     assert {c.get("layers", 2) for c in CASES} == {1, 2}
@@ -82,20 +75,20 @@ BAD = [
 ]
 
 
-def test_bad_settings_get_a_message_and_train_nothing(widget) -> None:  # noqa: ANN001
-    _, log, w = widget
+def test_bad_settings_get_a_message_and_train_nothing(chapter) -> None:  # noqa: ANN001
+    _, log, w = chapter
     tc.refuses_bad_settings(w, idr, BAD, {"steps": 3, "batch": 2}, lambda shown: len(shown) < 200)
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_stop_and_continue_give_the_run_of_one_go(widget) -> None:  # noqa: ANN001
-    page_, _, w = widget
+def test_stop_and_continue_give_the_run_of_one_go(chapter) -> None:  # noqa: ANN001
+    page_, _, w = chapter
     settings = {"steps": 60, "batch": 16, "seed": 3}
     tc.stop_and_continue(page_, w, idr, settings, induction.train(settings))
 
 
-def test_heads_switched_off_and_typed_tokens_show_what_python_computes(widget) -> None:  # noqa: ANN001
-    _, _, w = widget
+def test_heads_switched_off_and_typed_tokens_show_what_python_computes(chapter) -> None:  # noqa: ANN001
+    _, _, w = chapter
     settings = {"steps": 30, "batch": 8, "seed": 5}
     idr.train(w, settings)
     ref = induction.train(settings)
@@ -119,20 +112,20 @@ def test_heads_switched_off_and_typed_tokens_show_what_python_computes(widget) -
     assert "from 0 to 31, got '99'" in error and len(error) < 120
 
 
-def test_fields_survive_a_reload_and_reset_restores_them(fresh) -> None:  # noqa: ANN001
-    page, _, w = fresh
+def test_fields_survive_a_reload_and_reset_restores_them(fresh_chapter) -> None:  # noqa: ANN001
+    page, _, w = fresh_chapter
     changed = idr.fields_of({"layers": 1, "lr": 0.05, "seed": 9, "repeat_min": 8, "repeat_max": 8})
     tc.fields_survive_a_reload(page, w, idr, "WatchInduction", changed)
 
 
-def test_keyboard_alone_trains(widget) -> None:  # noqa: ANN001
-    page, _, w = widget
+def test_keyboard_alone_trains(chapter) -> None:  # noqa: ANN001
+    page, _, w = chapter
     settings = {"batch": 4, "lr": 0.02, "steps": 8}
     tc.keyboard_trains(page, w, idr, ("batch", "4"), (("lr", "0.02"), ("steps", "8")), 2, induction.train(settings))  # 2 Tabs: seed, Train
 
 
-def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
-    page, _, w = fresh
+def test_fits_a_phone_in_both_themes(fresh_chapter) -> None:  # noqa: ANN001
+    page, _, w = fresh_chapter
     page.set_viewport_size({"width": 390, "height": 844})
     idr.train(w, {"steps": 5, "batch": 4})
     for theme in ("light", "dark"):

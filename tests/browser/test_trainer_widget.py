@@ -73,29 +73,21 @@ def _chapters_run() -> trainer.Trainer:
     return trainer.train()
 
 
-@pytest.fixture(scope="module")
-def widget(module_page, site_url):  # noqa: ANN001, ANN201
-    """Chapter 17 loaded once, for the tests that set every field themselves before they train."""
-    page, log = module_page
-    return page, log, td.find(page, site_url)
+#: Chapter 17 loaded, its TrainItYourself widget: the fixtures ``chapter`` (loaded once, for the tests that set every
+#: field themselves before they train) and ``fresh_chapter`` (a page of the test's own) give ``(page, log, widget)``.
+open_chapter = td.find
 
 
-@pytest.fixture()
-def fresh(offline_page, site_url):  # noqa: ANN001, ANN201
-    page, log = offline_page
-    return page, log, td.find(page, site_url)
-
-
-def test_the_page_trains_what_python_trains(widget) -> None:  # noqa: ANN001
-    _, log, w = widget
+def test_the_page_trains_what_python_trains(chapter) -> None:  # noqa: ANN001
+    _, log, w = chapter
     stopped = tc.trains_what_python_trains(w, td, CASES, lambda settings: trainer.train(settings) if settings else _chapters_run())
     assert len(CASES) >= 20 and stopped == 1
     assert log.external == [] and log.console_errors == [] and log.page_errors == []
 
 
-def test_the_default_run_is_the_chapters(fresh) -> None:  # noqa: ANN001
+def test_the_default_run_is_the_chapters(fresh_chapter) -> None:  # noqa: ANN001
     """Train with the fields as the page opens: the run printed above the widget."""
-    _, log, w = fresh
+    _, log, w = fresh_chapter
     assert td.state(w) == "idle" and w.state["settings"] == trainer.check_settings({})
     td.click(w, "train")
     assert td.wait_until_ended(w) == "done"
@@ -129,22 +121,22 @@ BAD = [
 ]
 
 
-def test_bad_settings_get_a_message_and_train_nothing(widget) -> None:  # noqa: ANN001
-    _, log, w = widget
+def test_bad_settings_get_a_message_and_train_nothing(chapter) -> None:  # noqa: ANN001
+    _, log, w = chapter
     tc.refuses_bad_settings(w, td, BAD, {"n_train": 50, "n_test": 20, "steps": 5},
                             lambda shown: "NaN" not in w.all_text().replace("got 'NaN'", ""))
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_stop_and_continue_give_the_run_of_one_go(widget) -> None:  # noqa: ANN001
-    page_, _, w = widget
+def test_stop_and_continue_give_the_run_of_one_go(chapter) -> None:  # noqa: ANN001
+    page_, _, w = chapter
     settings = {"n_train": 1500, "n_test": 500, "steps": 80, "seed": 3}
     gaps = tc.stop_and_continue(page_, w, td, settings, trainer.train(settings))
     assert gaps["all_losses"] < 1e-9
 
 
-def test_ask_the_model_you_trained(widget) -> None:  # noqa: ANN001
-    _, _, w = widget
+def test_ask_the_model_you_trained(chapter) -> None:  # noqa: ANN001
+    _, _, w = chapter
     td.train(w, {"n_train": 300, "n_test": 100, "steps": 60})
     ref = trainer.train({"n_train": 300, "n_test": 100, "steps": 60})
     td.set_fields(w, {"ask": "the fish near the bank"})
@@ -159,8 +151,8 @@ def test_ask_the_model_you_trained(widget) -> None:  # noqa: ANN001
     assert "volcano" in w.page.evaluate(f"() => JSON.parse({w.root}.dataset.answer).error")
 
 
-def test_fields_survive_a_reload_and_reset_restores_them(fresh) -> None:  # noqa: ANN001
-    page, _, w = fresh
+def test_fields_survive_a_reload_and_reset_restores_them(fresh_chapter) -> None:  # noqa: ANN001
+    page, _, w = fresh_chapter
     changed = td.fields_of({"senses": _senses((0, [*RIVER, "canoe"])), "lr": 0.05, "seed": 9,
                             "sentences": [{"sense": "bank:river", "text": "the canoe at the bank"}]})
     tc.fields_survive_a_reload(page, w, td, "TrainItYourself", changed)
@@ -171,17 +163,17 @@ def _reloaded(page) -> wd.Widget:  # noqa: ANN001
     return tc.reloaded(page, td, "TrainItYourself")
 
 
-def test_keyboard_alone_trains(widget) -> None:  # noqa: ANN001
+def test_keyboard_alone_trains(chapter) -> None:  # noqa: ANN001
     """From the chapter's fields, six of them typed and Train pressed by keyboard alone."""
-    page, _, w = widget
+    page, _, w = chapter
     settings = {"n_train": 100, "n_test": 50, "d_model": 8, "lr": 0.03, "steps": 12}
     tc.keyboard_trains(page, w, td, ("n_train", "100"),
                        (("n_test", "50"), ("d_model", "8"), ("lr", "0.03"), ("weight_decay", "0.5"), ("steps", "12")),
                        3, trainer.train(settings))  # 3 Tabs: seed, watched sentence, Train
 
 
-def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
-    page, _, w = fresh
+def test_fits_a_phone_in_both_themes(fresh_chapter) -> None:  # noqa: ANN001
+    page, _, w = fresh_chapter
     page.set_viewport_size({"width": 390, "height": 844})
     td.train(w, {"n_train": 100, "n_test": 50, "steps": 10})
     for theme in ("light", "dark"):
@@ -201,10 +193,10 @@ PASTED = [
 ]
 
 
-def test_a_pasted_paragraph_is_quoted_short_as_python_quotes_it(widget) -> None:  # noqa: ANN001
+def test_a_pasted_paragraph_is_quoted_short_as_python_quotes_it(chapter) -> None:  # noqa: ANN001
     """Issue 51: a 2,000-character word is quoted by its first 20 characters and its length (it was quoted in
     full: a message 1,000 to 2,000 px tall on a phone), and the page's message is its Python twin's."""
-    page, log, w = widget
+    page, log, w = chapter
     page.set_viewport_size({"width": 390, "height": 844})
     try:
         for fields, settings in PASTED:
@@ -226,10 +218,10 @@ def test_a_pasted_paragraph_is_quoted_short_as_python_quotes_it(widget) -> None:
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_a_huge_learning_rate_stops_with_pythons_message(widget) -> None:  # noqa: ANN001
+def test_a_huge_learning_rate_stops_with_pythons_message(chapter) -> None:  # noqa: ANN001
     """Issue 51: lr = 1e308 stopped with "NaN" and "1e+308" in its message; now the page says what Python says,
     in words and with the number as typed."""
-    _, log, w = widget
+    _, log, w = chapter
     settings = {"n_train": 60, "n_test": 20, "steps": 5, "lr": 1e308}
     td.set_fields(w, {**td.fields_of(settings), "lr": "1e308"})
     td.click(w, "train")
@@ -242,11 +234,11 @@ def test_a_huge_learning_rate_stops_with_pythons_message(widget) -> None:  # noq
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_restored_settings_are_said_to_be_restored(fresh) -> None:  # noqa: ANN001
+def test_restored_settings_are_said_to_be_restored(fresh_chapter) -> None:  # noqa: ANN001
     """Issue 51: a bad value kept in the page's storage came back after a reload with its error until Reset,
     and nothing said why; now the page says the settings are the reader's, kept from last time, and how
     to reset them."""
-    page, log, w = fresh
+    page, log, w = fresh_chapter
     assert w.is_hidden("restored")
     td.set_fields(w, {"lr": LONG})
     w = _reloaded(page)
