@@ -15,72 +15,36 @@ is built: ``python -m benchmarks.bench_induction [--runs N] [--out FILE]``.
 
 from __future__ import annotations
 
-import argparse
 import math
 import statistics
 import sys
-from pathlib import Path
+from typing import Any
 
-from benchmarks._common import publish, say
+from benchmarks._common import publish, time_training, training_arguments, training_report
 from bookdev import induction_driver as idr
-from bookdev.browser import SITE, BrowserMissing, chromium, offline_page, serve
 
 TARGET_CROSS_S, TARGET_S, TARGET_INPUT_MS = 10.0, 30.0, 50.0
 
-_WATCH_KEYS = """(root) => {
-  const el = eval(root), box = el.querySelector('[data-name="ask"]');
-  window.__lags = [];
-  box.addEventListener("keydown", (e) => window.__lags.push(performance.now() - e.timeStamp));
-}"""
 
-
-def _one_run(page, w, typing: bool) -> dict[str, float]:  # noqa: ANN001
-    page.evaluate("() => { window.__lags = []; }")
-    idr.click(w, "train")
-    page.evaluate(f"() => {w.root}.querySelector('[data-name=\"ask\"]').disabled = false")
-    page.focus("xpath=//*[@data-name='ask']")
-    while typing and idr.state(w) == "training":
-        page.keyboard.type("1", delay=20)
-    assert idr.wait_until_ended(w, 120_000) == "done", idr.message(w)
-    run = idr.read_run(w)
-    lags = page.evaluate("() => window.__lags")
-    return {"cross_s": run["crossedMs"] / 1000 if run["crossedMs"] is not None else math.nan, "s": run["ms"] / 1000,
-            "slice_ms": max(run["sliceMs"]), "lag_ms": max(lags) if lags else math.nan}
+def _measure(run: dict[str, Any], lags: list[float]) -> tuple[dict[str, float], str]:
+    row = {"cross_s": run["crossedMs"] / 1000 if run["crossedMs"] is not None else math.nan, "s": run["ms"] / 1000,
+           "slice_ms": max(run["sliceMs"]), "lag_ms": max(lags) if lags else math.nan}
+    return row, (f"induction head after {row['cross_s']:.2f} s, done after {row['s']:.2f} s, "
+                 f"longest main-thread task {row['slice_ms']:.1f} ms, slowest key {row['lag_ms']:.1f} ms")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--out", type=Path, help="also write the Markdown report to this file")
-    parser.add_argument("--no-typing", action="store_true", help="do not type while it trains (the training time alone)")
-    args = parser.parse_args()
-    if not (SITE / idr.PAGE).is_file():
-        print(f"no built page {idr.PAGE}: build the site first", file=sys.stderr)
+    args = training_arguments(__doc__, runs=3)
+    timed = time_training(idr, args, "1", _measure, "build the site first", timeout_ms=120_000)
+    if timed is None:
         return 2
-    try:
-        rows = []
-        with serve(SITE) as url, chromium() as browser, offline_page(browser, url) as (page, log):
-            w = idr.find(page, url)
-            agent = page.evaluate("navigator.userAgent")
-            page.evaluate(_WATCH_KEYS, w.root)
-            for i in range(args.runs):
-                rows.append(_one_run(page, w, not args.no_typing))
-                say(f"run {i + 1}: induction head after {rows[-1]['cross_s']:.2f} s, done after {rows[-1]['s']:.2f} s, "
-                    f"longest main-thread task {rows[-1]['slice_ms']:.1f} ms, slowest key {rows[-1]['lag_ms']:.1f} ms")
-            assert log.external == [], log.external
-    except BrowserMissing as err:
-        print(err, file=sys.stderr)
-        return 2
+    rows, agent = timed
     cross, whole = statistics.median(r["cross_s"] for r in rows), statistics.median(r["s"] for r in rows)
     worst_lag = max(r["lag_ms"] for r in rows)
-    report = "\n".join([
-        "| runs | median time to the induction head | median time of the default run | longest main-thread task | slowest key answered |",
-        "|---:|---:|---:|---:|---:|",
-        f"| {len(rows)} | {cross:.2f} s (target ≤ {TARGET_CROSS_S:g} s) | {whole:.2f} s (target ≤ {TARGET_S:g} s) | "
-        f"{max(r['slice_ms'] for r in rows):.1f} ms | {worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms) |",
-        "",
-        f"browser: {agent}",
-    ])
+    report = training_report(
+        ["runs", "median time to the induction head", "median time of the default run", "longest main-thread task", "slowest key answered"],
+        [str(len(rows)), f"{cross:.2f} s (target ≤ {TARGET_CROSS_S:g} s)", f"{whole:.2f} s (target ≤ {TARGET_S:g} s)",
+         f"{max(r['slice_ms'] for r in rows):.1f} ms", f"{worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms)"], agent)
     publish(report, args.out)
     return 0 if cross <= TARGET_CROSS_S and whole <= TARGET_S and (args.no_typing or worst_lag <= TARGET_INPUT_MS) else 1
 

@@ -19,70 +19,37 @@ docs/notes/TRAINER.md, not checked by a timed test. Run from the repository root
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
-from pathlib import Path
+from typing import Any
 
-from benchmarks._common import publish, say
+from benchmarks._common import publish, time_training, training_arguments, training_report
 from bookdev import trainer_driver as td
-from bookdev.browser import SITE, BrowserMissing, chromium, offline_page, serve
 
 TARGET_S = 3.0
 TARGET_INPUT_MS = 50.0
 
-_WATCH_KEYS = """(root) => {
-  const el = eval(root), box = el.querySelector('[data-name="ask"]');
-  window.__lags = [];
-  box.addEventListener("keydown", (e) => window.__lags.push(performance.now() - e.timeStamp));
-  box.disabled = false;  // typing into the box while it trains, as a reader may
-}"""
+
+def _measure(run: dict[str, Any], lags: list[float]) -> tuple[dict[str, float], str]:
+    row = {"s": run["ms"] / 1000, "slice_ms": max(run["sliceMs"]), "slices": len(run["sliceMs"]),
+           "keys": len(lags), "lag_ms": max(lags) if lags else float("nan")}
+    return row, (f"{row['s']:.2f} s, longest main-thread task {row['slice_ms']:.1f} ms, "
+                 f"{len(lags)} keys typed, slowest answered after {row['lag_ms']:.1f} ms")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--out", type=Path, help="also write the Markdown report to this file")
-    parser.add_argument("--no-typing", action="store_true", help="do not type while it trains (the training time alone)")
-    args = parser.parse_args()
-    if not (SITE / td.PAGE).is_file():
-        print(f"no built page {td.PAGE}: run 'make site' first", file=sys.stderr)
+    args = training_arguments(__doc__, runs=5)
+    timed = time_training(td, args, "a", _measure, "run 'make site' first")
+    if timed is None:
         return 2
-    try:
-        rows = []
-        with serve(SITE) as url, chromium() as browser, offline_page(browser, url) as (page, log):
-            w = td.find(page, url)
-            agent = page.evaluate("navigator.userAgent")
-            page.evaluate(_WATCH_KEYS, w.root)
-            for i in range(args.runs):
-                page.evaluate("() => { window.__lags = []; }")
-                td.click(w, "train")
-                page.evaluate(f"() => {w.root}.querySelector('[data-name=\"ask\"]').disabled = false")
-                page.focus("xpath=//*[@data-name='ask']")
-                while not args.no_typing and td.state(w) == "training":
-                    page.keyboard.type("a", delay=20)
-                assert td.wait_until_ended(w) == "done", td.message(w)
-                run = td.read_run(w)
-                lags = page.evaluate("() => window.__lags")
-                rows.append({"s": run["ms"] / 1000, "slice_ms": max(run["sliceMs"]), "slices": len(run["sliceMs"]),
-                             "keys": len(lags), "lag_ms": max(lags) if lags else float("nan")})
-                say(f"run {i + 1}: {rows[-1]['s']:.2f} s, longest main-thread task {rows[-1]['slice_ms']:.1f} ms, "
-                    f"{len(lags)} keys typed, slowest answered after {rows[-1]['lag_ms']:.1f} ms")
-            assert log.external == [], log.external
-    except BrowserMissing as err:
-        print(err, file=sys.stderr)
-        return 2
+    rows, agent = timed
     median = statistics.median(r["s"] for r in rows)
     worst_slice = max(r["slice_ms"] for r in rows)
     worst_lag = max(r["lag_ms"] for r in rows)
-    report = "\n".join([
-        "| runs | median time of the default run | slowest run | longest main-thread task | slowest key answered |",
-        "|---:|---:|---:|---:|---:|",
-        f"| {len(rows)} | {median:.2f} s (target ≤ {TARGET_S:g} s) | {max(r['s'] for r in rows):.2f} s | "
-        f"{worst_slice:.1f} ms | {worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms) |",
-        "",
-        f"browser: {agent}",
-    ])
+    report = training_report(
+        ["runs", "median time of the default run", "slowest run", "longest main-thread task", "slowest key answered"],
+        [str(len(rows)), f"{median:.2f} s (target ≤ {TARGET_S:g} s)", f"{max(r['s'] for r in rows):.2f} s",
+         f"{worst_slice:.1f} ms", f"{worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms)"], agent)
     publish(report, args.out)
     return 0 if median <= TARGET_S and (args.no_typing or worst_lag <= TARGET_INPUT_MS) else 1
 

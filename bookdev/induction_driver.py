@@ -31,30 +31,17 @@ def fields_of(settings: dict[str, Any]) -> dict[str, str]:
 
 
 def fields(w: wd.Widget) -> dict[str, str]:
-    return w.page.evaluate(f"(names) => Object.fromEntries(names.map((n) => [n, {w.root}.querySelector(`[data-name=\"${{n}}\"]`).value]))",
-                           list(FIELDS))
+    return td.field_values(w, FIELDS)
 
 
 def read_run(w: wd.Widget) -> dict[str, Any] | None:
     """What the page trained: losses, scores, why it stopped, weights (float64 lists), timings."""
-    return w.page.evaluate(
-        f"""() => {{
-          const t = {w.root}.trainer();
-          if (!t) return null;
-          return {{ losses: t.losses, second: t.second, first: t.first, previous: t.previous, prefix: t.prefix,
-                   stopped: t.stopped, weights: Object.fromEntries(Object.entries(t.weights).map(([k, v]) => [k, Array.from(v)])),
-                   sliceMs: t.sliceMs || [], ms: (t.finishedAt || NaN) - t.startedAt, crossedMs: (t.crossedAt || NaN) - t.startedAt,
-                   worker: Boolean(t.worker) }};
-        }}"""
-    )
+    return td.read_trainer(w, ("losses", "second", "first", "previous", "prefix"), ", crossedMs: (t.crossedAt || NaN) - t.startedAt")
 
 
 def train(w: wd.Widget, settings: dict[str, Any], timeout_ms: float = 60_000) -> dict[str, Any] | None:
     """Fill the fields for ``settings``, press Train, wait for the end and read the run."""
-    set_fields(w, fields_of(settings))
-    click(w, "train")
-    wait_until_ended(w, timeout_ms)
-    return read_run(w)
+    return td.train_fields(w, fields_of(settings), read_run, timeout_ms)
 
 
 def compare(page: dict[str, Any] | None, ref: induction.Trainer, what: str, *, loss_rtol: float = 1e-9,
@@ -62,23 +49,13 @@ def compare(page: dict[str, Any] | None, ref: induction.Trainer, what: str, *, l
     """The page's run equals Python's: the same steps and stop; the loss at each of the first 20 steps to
     ``loss_rtol`` relative; every final weight to ``weight_rtol`` relative; every prefix-matching and
     previous-token score at every step to ``score_atol``. Returns the largest gaps seen."""
-    assert page is not None, f"{what}: the page trained nothing"
-    assert len(page["losses"]) == len(ref.losses), f"{what}: page {len(page['losses'])} losses, Python {len(ref.losses)}"
-    assert (page["stopped"] is None) == (ref.stopped is None), (what, page["stopped"], ref.stopped)
-    lp, lr = np.array(page["losses"]), np.array(ref.losses)
-    loss_gap = float(np.max(np.abs(lp[:21] - lr[:21]) / np.abs(lr[:21])))
-    assert loss_gap <= loss_rtol, f"{what}: loss differs by {loss_gap:.2e} relative in the first 20 steps"
+    _, lr, loss_gap = td.check_losses(page, ref, what, loss_rtol)
     score_gap = 0.0
     for name in ("prefix", "previous"):
         a, b = np.array(page[name]), np.array(getattr(ref, name)).reshape(len(lr), -1)
         score_gap = max(score_gap, float(np.abs(a - b).max()))
     assert score_gap <= score_atol, f"{what}: a head score differs by {score_gap:.2e}"
-    weight_gap = 0.0
-    for name, b in ref.weights.items():
-        a = np.array(page["weights"][name]).reshape(b.shape)
-        gap = np.abs(a - b) / np.where(b == 0, 1.0, np.abs(b))
-        weight_gap = max(weight_gap, float(gap.max()))
-        assert np.all(gap <= weight_rtol), f"{what}: {name} differs by {gap.max():.2e} relative"
+    weight_gap = td.check_weights(page, ref.weights, what, weight_rtol)
     return {"loss": loss_gap, "weights": weight_gap, "scores": score_gap}
 
 

@@ -5,6 +5,7 @@ checks (attention inputs, sizes, dtypes) are in ``attnlib._validate``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,18 @@ def quoted_words(words: list[str], limit: int = 5) -> str:
     unique = list(dict.fromkeys(words))
     shown = ", ".join(map(quoted_word, unique[:limit]))
     return shown if len(unique) <= limit else f"{shown} and {len(unique) - limit} more"
+
+
+def completed_settings(settings: Any, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """A widget's ``settings`` completed from its ``defaults`` (the settings' own values first);
+    ``TypeError`` unless they are a mapping, ``ValueError`` naming the settings ``defaults`` does not know
+    (and the ones it does). Used by ``attnlib.companions.trainer`` and ``attnlib.companions.induction``."""
+    if not isinstance(settings, Mapping):
+        raise TypeError(f"settings must be a mapping, got {type(settings).__name__}")
+    unknown = sorted(set(settings) - set(defaults))
+    if unknown:
+        raise ValueError(f"unknown setting(s) {unknown}; the settings are {sorted(defaults)}")
+    return {**defaults, **settings}
 
 
 def require_non_negative_int(value: Any, name: str) -> int:

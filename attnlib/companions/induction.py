@@ -22,7 +22,7 @@ Chapter: "Two layers that compose" (book/20_induction_heads.ipynb).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,9 +30,9 @@ import numpy as np
 import torch
 
 from . import head_scores
-from .learning import ADAM_BETAS
+from .checks import completed_settings
 from .sampler import Mulberry32
-from .trainer import DIVERGED, WEIGHT_STREAM, adam_update, normal_draws
+from .trainer import DIVERGED, WEIGHT_STREAM, AdamRun, normal_draws
 
 #: The settings the widget opens with, those of the chapter's run.
 DEFAULTS: dict[str, Any] = {"layers": 2, "heads": 2, "d_model": 32, "vocab": 32, "context": 16,
@@ -54,12 +54,7 @@ def _int_in(s: Mapping[str, Any], key: str, lo: int, hi: int) -> int:
 
 def check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The settings completed from ``DEFAULTS`` and checked; ``ValueError`` in the reader's terms."""
-    if not isinstance(settings, Mapping):
-        raise TypeError(f"settings must be a mapping, got {type(settings).__name__}")
-    unknown = sorted(set(settings) - set(DEFAULTS))
-    if unknown:
-        raise ValueError(f"unknown setting(s) {unknown}; the settings are {sorted(DEFAULTS)}")
-    s = {**DEFAULTS, **settings}
+    s = completed_settings(settings, DEFAULTS)
     out = {k: _int_in(s, k, *LIMITS[k]) for k in LIMITS}
     out["seed"] = _int_in(s, "seed", 0, 2**32 - 1)
     lr = s["lr"]
@@ -235,7 +230,7 @@ def measure(f: Mapping[str, Any], batch: Batch) -> dict[str, Any]:
 
 # --- training ---------------------------------------------------------------------------------------------
 @dataclass
-class Trainer:
+class Trainer(AdamRun):
     """A run that can stop and continue: ``run()`` trains until ``steps`` updates are done (or ``stop``
     returns True after a step, or the loss diverges). Index ``s`` of ``losses``, ``second``, ``first``,
     ``previous``, ``duplicate``, ``prefix`` is measured on the batch of step ``s`` at the weights after ``s`` updates.
@@ -260,11 +255,6 @@ class Trainer:
         self.b1t, self.b2t, self._grads = 1.0, 1.0, None
         self.draw = Mulberry32(s["seed"])
 
-    @property
-    def step(self) -> int:
-        """Updates done so far."""
-        return max(len(self.losses) - 1, 0)
-
     def _measure(self) -> bool:
         """The next batch: its loss, measures and gradients at the current weights; False if diverged."""
         s = self.settings
@@ -284,23 +274,6 @@ class Trainer:
         self.prefix.append(got["prefix"])
         self._grads = backward(self.weights, batch.tokens, s["heads"], f)
         return True
-
-    def run(self, stop: Callable[[Trainer], bool] | None = None) -> Trainer:
-        """Train until ``settings['steps']`` updates are done, the loss diverges, or ``stop(self)``."""
-        if not self.losses and not self._measure():
-            return self
-        b1, b2 = ADAM_BETAS
-        while self.step < self.settings["steps"] and self.stopped is None:
-            kept = {k: x.copy() for k, x in self.weights.items()}
-            self.b1t, self.b2t = self.b1t * b1, self.b2t * b2
-            adam_update(self.weights, self._grads, self.m, self.v, self.b1t, self.b2t,
-                        lr=self.settings["lr"], weight_decay=0.0, names=self.names)
-            if not self._measure():
-                self.weights = kept  # the last weights whose loss was finite
-                break
-            if stop is not None and stop(self):
-                break
-        return self
 
 
 def train(settings: Mapping[str, Any] | None = None) -> Trainer:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import require_positive
-from .checks import quoted_word, quoted_words
+from .checks import completed_settings, quoted_word, quoted_words
 from .learning import ADAM_BETAS, ADAM_EPS, CUES, FILLERS, MAX_LEN, MIN_LEN, SENSES, VOCAB, words_of
 from .sampler import Mulberry32
 
@@ -127,12 +127,7 @@ def _encode(text: str, vocab: Mapping[str, int], ambiguous: Sequence[str], what:
 
 def check_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The settings completed from ``DEFAULTS`` and checked; ``ValueError`` naming the bad value."""
-    if not isinstance(settings, Mapping):
-        raise TypeError(f"settings must be a mapping, got {type(settings).__name__}")
-    unknown = sorted(set(settings) - set(DEFAULTS))
-    if unknown:
-        raise ValueError(f"unknown setting(s) {unknown}; the settings are {sorted(DEFAULTS)}")
-    s = {**DEFAULTS, **settings}
+    s = completed_settings(settings, DEFAULTS)
     out = {"senses": _senses(s["senses"]), **{k: _int_in(s, k, *LIMITS[k]) for k in LIMITS}}
     lr = s["lr"]
     if isinstance(lr, (int, float)) and not isinstance(lr, bool) and not (math.isfinite(lr) and lr > 0):
@@ -319,8 +314,39 @@ def adam_update(w: dict[str, np.ndarray], g: Mapping[str, np.ndarray], m: dict[s
 
 
 # --- training ---------------------------------------------------------------------------------------------
+class AdamRun:
+    """What a run of this module's :class:`Trainer` and one of ``attnlib.companions.induction.Trainer`` share:
+    the updates done so far, and the loop that trains to the end with :func:`adam_update` on ``names``, at the
+    settings' learning rate and weight decay (0 where the settings have none), keeping the last finite weights.
+    A subclass sets ``settings``, ``weights``, ``m``, ``v``, ``b1t``, ``b2t``, ``_grads``, ``losses`` and
+    ``stopped``, and measures a step in ``_measure`` (False when the loss diverged)."""
+
+    names: Sequence[str] = PARAMS
+
+    @property
+    def step(self) -> int:
+        """Updates done so far."""
+        return max(len(self.losses) - 1, 0)
+
+    def run(self, stop: Callable[[AdamRun], bool] | None = None) -> AdamRun:
+        """Train until ``settings['steps']`` updates are done, the loss diverges, or ``stop(self)``."""
+        if not self.losses and not self._measure():
+            return self
+        while self.step < self.settings["steps"] and self.stopped is None:
+            kept = {k: x.copy() for k, x in self.weights.items()}
+            self.b1t, self.b2t = self.b1t * ADAM_BETAS[0], self.b2t * ADAM_BETAS[1]
+            adam_update(self.weights, self._grads, self.m, self.v, self.b1t, self.b2t, lr=self.settings["lr"],
+                        weight_decay=self.settings.get("weight_decay", 0.0), names=self.names)
+            if not self._measure():
+                self.weights = kept  # the last weights whose loss was finite
+                break
+            if stop is not None and stop(self):
+                break
+        return self
+
+
 @dataclass
-class Trainer:
+class Trainer(AdamRun):
     """A training run that can stop and continue: ``run()`` trains until ``steps`` updates are done (or
     ``stop`` returns True after a step, or the loss diverges). ``losses[s]`` and ``accuracies[s]`` are the
     training loss and the held-out accuracy after ``s`` updates, ``rows[s]`` the attention row of the
@@ -350,11 +376,6 @@ class Trainer:
         self.v = {k: np.zeros_like(x) for k, x in self.weights.items()}
         self.b1t, self.b2t, self._grads = 1.0, 1.0, None
 
-    @property
-    def step(self) -> int:
-        """Updates done so far."""
-        return max(len(self.losses) - 1, 0)
-
     def _measure(self) -> bool:
         """Loss, gradients, held-out accuracy and the watched row at the current weights; False if diverged."""
         f = forward(self.weights, self.corpus.train)
@@ -370,22 +391,6 @@ class Trainer:
         self.rows.append(forward(self.weights, self.watch)["a"][0, : int(self.watch["lengths"][0])].tolist())
         self._grads = backward(self.weights, self.corpus.train, f)
         return True
-
-    def run(self, stop: Callable[[Trainer], bool] | None = None) -> Trainer:
-        """Train until ``settings['steps']`` updates are done, the loss diverges, or ``stop(self)``."""
-        if not self.losses and not self._measure():
-            return self
-        while self.step < self.settings["steps"] and self.stopped is None:
-            kept = {k: x.copy() for k, x in self.weights.items()}
-            self.b1t, self.b2t = self.b1t * ADAM_BETAS[0], self.b2t * ADAM_BETAS[1]
-            adam_update(self.weights, self._grads, self.m, self.v, self.b1t, self.b2t,
-                        lr=self.settings["lr"], weight_decay=self.settings["weight_decay"])
-            if not self._measure():
-                self.weights = kept  # the last weights whose loss was finite
-                break
-            if stop is not None and stop(self):
-                break
-        return self
 
 
 def train(settings: Mapping[str, Any] | None = None) -> Trainer:

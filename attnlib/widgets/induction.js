@@ -6,10 +6,10 @@
 // as it learns; Stop and Continue pause and resume; afterwards heads can be switched off and a typed sequence
 // shows where each head looks. The fields survive a reload (localStorage); Reset restores the chapter's run.
 // Shared helpers (from _dom.js and _common.js): h, s, PALETTE, clamp, fmt, nextId, card, save
-// (and lineChart, from line_chart.js, which induction.py puts before this file)
+// (and lineChart, from line_chart.js, and the run's steps of trainer_page.js: trainInSlices, workerMaker, sliceRun,
+// trainInWorker, wireRunButtons, say, setState; induction.py puts both before this file)
 
 const IND_STORE_KEY = "attnbook:watch-induction:v1";
-const IND_SLICE_MS = 12;
 const IND_WORKER_SLICE_MS = 50;
 const IND_DRAW_MS = 100; // the curves are redrawn at most this often while the model trains
 const IND_SERIES = ["losses", "second", "first", "previous", "duplicate", "prefix"];
@@ -19,39 +19,23 @@ const IND_LABELS = { layers: "layers (1 or 2)", heads: "heads per layer", d_mode
 // Each head's line colour; induction.css turns the last five into their theme's shade (3:1 on the chart in both themes).
 const HEAD_COLOURS = [PALETTE.blue, PALETTE.red, PALETTE.green, "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"];
 
+// The worker's own code, after trainer_core.js, induction_core.js and trainInSlices (trainer_page.js): it sends
+// only the steps not sent yet (from the step numbered from on), and the weights only when the run stops or ends.
 const IND_WORKER_MAIN = `
-let t = null, stopAsked = false, sent = 0;
-// Only the steps not sent yet (from the step numbered from on), and the weights only when the run stops or ends.
-function send(final) {
+let sent = 0;
+function send(t, final) {
   const from = sent, part = (k) => t[k].slice(from);
   sent = t.losses.length;
   postMessage({ from, losses: part("losses"), second: part("second"), first: part("first"), previous: part("previous"), duplicate: part("duplicate"), prefix: part("prefix"), stopped: t.stopped, weights: final ? t.weights : null, final });
 }
-function slice() {
-  const until = performance.now() + ${IND_WORKER_SLICE_MS};
-  let more = true;
-  try { while (more && !stopAsked && performance.now() < until) more = inductionOneStep(t); }
-  catch (err) { postMessage({ error: err.message }); return; }
-  if (!more || stopAsked) { send(true); return; }
-  send(false);
-  setTimeout(slice, 0);
-}
-onmessage = (e) => {
-  const m = e.data;
-  if (m.type === "start") { try { t = createInduction(m.settings); sent = 0; } catch (err) { postMessage({ error: err.message }); return; } stopAsked = false; slice(); }
-  else if (m.type === "stop") stopAsked = true;
-  else if (m.type === "continue") { stopAsked = false; slice(); }
-};`;
-let indWorkerUrl = null;
-
-function newInductionWorker() {
-  try {
-    if (!indWorkerUrl) indWorkerUrl = URL.createObjectURL(new Blob([TRAINER_CORE_SOURCE, INDUCTION_CORE_SOURCE, IND_WORKER_MAIN], { type: "text/javascript" }));
-    return new Worker(indWorkerUrl);
-  } catch (err) {
-    return null;
-  }
-}
+trainInSlices(${IND_WORKER_SLICE_MS}, (m) => { const t = createInduction(m.settings); sent = 0; return t; }, inductionOneStep, send);`;
+// What is this widget's own in a run that trainer_page.js drives: its worker, a step, the drawing (at most every
+// IND_DRAW_MS while it trains), the end, a report of the worker, and what Train and Reset do.
+const IND_RUN = {
+  worker: workerMaker([TRAINER_CORE_SOURCE, INDUCTION_CORE_SOURCE, "\n", String(trainInSlices), IND_WORKER_MAIN]),
+  step: inductionOneStep, draw: (v, going) => { if (going) drawSoon(v); }, finish: finishInduction, report: fromInductionWorker,
+  start: startInduction, reset: resetInduction,
+};
 
 // What the reader typed, quoted in at most about 40 characters.
 function quoted(text) {
@@ -142,19 +126,6 @@ function layOutInduction(v) {
   );
 }
 
-function setIndState(v, name) {
-  v.root.dataset.state = name;
-  v.stop.disabled = name !== "training";
-  v.cont.disabled = name !== "stopped";
-  v.ask.input.disabled = !v.trainer || v.trainer.losses.length === 0;
-}
-
-function sayInd(v, text, note = false) {
-  v.message.textContent = text;
-  v.message.hidden = !text;
-  v.message.classList.toggle("attnw-note", note);
-}
-
 function readInd(v) { return Object.fromEntries(IND_FIELDS.map((k) => [k, v.f[k].input.value])); }
 function writeInd(v, values) { for (const [k, x] of Object.entries(values)) if (v.f[k]) v.f[k].input.value = String(x); }
 function storeInd(v) { try { localStorage.setItem(IND_STORE_KEY, JSON.stringify(readInd(v))); } catch (e) { /* storage off */ } }
@@ -220,28 +191,16 @@ function finishInduction(v) {
   const t = v.trainer, st = t.settings;
   t.finishedAt = performance.now();
   clearTimeout(v.drawTimer); v.drawTimer = null;
-  if (t.stopped) { sayInd(v, `Stopped: ${t.stopped}.`); setIndState(v, "diverged"); }
+  if (t.stopped) { say(v, `Stopped: ${t.stopped}.`); setState(v, "diverged"); }
   else if (inductionStepsDone(t) >= st.steps) {
     const best = Math.max(...t.prefix[t.prefix.length - 1]);
-    sayInd(v, `Done: ${st.steps} steps; loss on the second copy ${fmt(t.second[t.second.length - 1], 3)}, on the first ${fmt(t.first[t.first.length - 1], 3)}; best prefix-matching score ${fmt(best, 3)}.`, true);
-    setIndState(v, "done");
-  } else { sayInd(v, `Stopped at step ${inductionStepsDone(t)} of ${st.steps}: press Continue to go on.`, true); setIndState(v, "stopped"); }
+    say(v, `Done: ${st.steps} steps; loss on the second copy ${fmt(t.second[t.second.length - 1], 3)}, on the first ${fmt(t.first[t.first.length - 1], 3)}; best prefix-matching score ${fmt(best, 3)}.`, true);
+    setState(v, "done");
+  } else { say(v, `Stopped at step ${inductionStepsDone(t)} of ${st.steps}: press Continue to go on.`, true); setState(v, "stopped"); }
   drawInductionRun(v);
   drawSwitches(v);
   drawLook(v);
   save(v.model, { result: { step: inductionStepsDone(t), second: t.second, prefix: t.prefix, stopped: t.stopped } });
-}
-
-function sliceInduction(v) {
-  if (!v.running) return;
-  const begin = performance.now(), until = begin + IND_SLICE_MS;
-  let more = true;
-  try { while (more && !v.stopAsked && performance.now() < until) more = inductionOneStep(v.trainer); }
-  catch (err) { sayInd(v, `Training failed: ${err.message}`); v.running = false; setIndState(v, "error"); return; }
-  if (more && !v.stopAsked) drawSoon(v);
-  v.trainer.sliceMs.push(performance.now() - begin);
-  if (!more || v.stopAsked) { finishInduction(v); return; }
-  setTimeout(() => sliceInduction(v), 0);
 }
 
 function noteCrossing(v) {
@@ -251,7 +210,7 @@ function noteCrossing(v) {
 
 function fromInductionWorker(v, m) {
   const begin = performance.now();
-  if (m.error) { v.running = false; sayInd(v, `Training failed: ${m.error}`); setIndState(v, "error"); return; }
+  if (m.error) { v.running = false; say(v, `Training failed: ${m.error}`); setState(v, "error"); return; }
   const t = v.trainer;
   for (const k of IND_SERIES) { t[k].length = m.from; for (const x of m[k]) t[k].push(x); }
   t.stopped = m.stopped;
@@ -265,20 +224,13 @@ function fromInductionWorker(v, m) {
 function startInduction(v) {
   let st;
   try { st = parseInductionFields(readInd(v), v.limits); v.trainer = createInduction(st); v.trainer.sliceMs = []; v.trainer.startedAt = performance.now(); v.watched = inductionWatched(st); }
-  catch (err) { v.trainer = null; sayInd(v, err.message); setIndState(v, "error"); v.patterns.replaceChildren(); v.switches.replaceChildren(); return; }
+  catch (err) { v.trainer = null; say(v, err.message); setState(v, "error"); v.patterns.replaceChildren(); v.switches.replaceChildren(); return; }
   save(v.model, { settings: st });
-  sayInd(v, "");
+  say(v, "");
   v.stopAsked = false; v.running = true;
-  setIndState(v, "training");
+  setState(v, "training");
   drawInductionRun(v);
-  if (v.worker) v.worker.terminate();
-  v.worker = newInductionWorker();
-  if (!v.worker) { setTimeout(() => sliceInduction(v), 0); return; }
-  v.trainer.worker = true;
-  const mine = v.worker;
-  v.worker.onmessage = (e) => { if (v.worker === mine) fromInductionWorker(v, e.data); };
-  v.worker.onerror = (e) => { if (v.worker !== mine) return; e.preventDefault(); v.worker.terminate(); v.worker = null; v.running = false; sayInd(v, `Training failed: ${e.message}`); setIndState(v, "error"); };
-  v.worker.postMessage({ type: "start", settings: st });
+  trainInWorker(v, IND_RUN, { type: "start", settings: st });
 }
 
 function resetInduction(v) {
@@ -288,20 +240,12 @@ function resetInduction(v) {
   writeInd(v, v.defaults);
   save(v.model, { settings: v.defaults });
   v.patterns.replaceChildren(); v.switches.replaceChildren(); v.answer.textContent = ""; v.ask.input.value = "";
-  sayInd(v, "The chapter's settings are back. Press Train.", true);
-  setIndState(v, "idle");
+  say(v, "The chapter's settings are back. Press Train.", true);
+  setState(v, "idle");
 }
 
 function wireInduction(v) {
-  v.train.addEventListener("click", () => { if (!v.running) startInduction(v); });
-  v.stop.addEventListener("click", () => { v.stopAsked = true; if (v.worker) v.worker.postMessage({ type: "stop" }); });
-  v.cont.addEventListener("click", () => {
-    if (!v.trainer || v.running || v.trainer.stopped) return;
-    v.stopAsked = false; v.running = true; sayInd(v, ""); setIndState(v, "training");
-    if (v.worker) v.worker.postMessage({ type: "continue" });
-    else setTimeout(() => sliceInduction(v), 0);
-  });
-  v.reset.addEventListener("click", () => resetInduction(v));
+  wireRunButtons(v, IND_RUN);
   for (const k of IND_FIELDS) v.f[k].input.addEventListener("input", () => storeInd(v));
   v.ask.input.addEventListener("input", () => drawLook(v));
 }
@@ -322,8 +266,8 @@ function render({ model, el }) {
   el.append(root);
   wireInduction(v);
   restoreInduction(v);
-  sayInd(v, "Press Train: the chapter's run, trained in this page.", true);
-  setIndState(v, "idle");
+  say(v, "Press Train: the chapter's run, trained in this page.", true);
+  setState(v, "idle");
   root.trainer = () => v.trainer; // read by the book's own checks of this page
   return () => { v.stopAsked = true; v.running = false; clearTimeout(v.drawTimer); if (v.worker) v.worker.terminate(); };
 }

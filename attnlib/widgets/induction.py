@@ -2,7 +2,7 @@
 heads, d_model, the vocabulary, the context, the range of repeat lengths, the batch, the learning rate, the
 steps and the seed, and the page trains the chapter's attention-only model in float64 with Adam, drawing the
 losses on the two copies, each head's scores and its attention pattern as it learns. Its ES module
-(``trainer_core.js`` + ``induction_core.js`` + ``induction.js``) repeats :mod:`attnlib.companions.induction`
+(``trainer_core.js`` + ``induction_core.js`` + ``trainer_page.js`` + ``induction.js``) repeats :mod:`attnlib.companions.induction`
 line for line, so the page's numbers are Python's: ``numbers()`` is that Python run for the widget's settings.
 
 Chapter: "Two layers that compose" (book/20_induction_heads.ipynb).
@@ -36,7 +36,7 @@ class WatchInduction(_LearnedWidget):
 
     _esm = "\n".join((_es_module("trainer_core.js"), (_HERE / "induction_core.js").read_text(encoding="utf-8"),
                       _worker_source(), _induction_source(),
-                      *((_HERE / f).read_text(encoding="utf-8") for f in ("line_chart.js", "induction.js"))))
+                      *((_HERE / f).read_text(encoding="utf-8") for f in ("trainer_page.js", "line_chart.js", "induction.js"))))
     _css = "\n".join((_LearnedWidget._css, *((_HERE / f).read_text(encoding="utf-8") for f in ("trainer.css", "induction.css"))))
     settings = traitlets.Dict().tag(sync=True)
     defaults = traitlets.Dict().tag(sync=True)

@@ -7,52 +7,26 @@
 // Stop and Continue pause and resume; afterwards a typed sentence gets its sense and its attention row.
 // The fields are kept in localStorage, so they survive a reload; Reset restores the chapter's run.
 // Shared helpers (from _dom.js and _common.js): h, PALETTE, fmt, nextId, card, barChart, save, quotedWord, quotedWords
-// (and lineChart, from line_chart.js, which trainer.py puts before this file)
+// (and lineChart, from line_chart.js, and the run's steps of trainer_page.js: trainInSlices, workerMaker, sliceRun,
+// trainInWorker, wireRunButtons, say, setState; trainer.py puts both before this file)
 
 const STORE_KEY = "attnbook:train-it-yourself:v1";
-const SLICE_MS = 12; // without a worker: train for at most about this long, then let the page draw and answer input
 const WORKER_SLICE_MS = 30; // in the worker: report to the page (and read Stop) this often
 
 // The worker's own code, after trainer_core.js (TRAINER_CORE_SOURCE, put in front of this module by
-// attnlib/widgets/trainer.py): it trains in slices, and after each sends the page the curves so far
-// and the weights, so that the page only draws and stays free for the reader's input.
+// attnlib/widgets/trainer.py) and trainInSlices (trainer_page.js): it trains in slices, and after each sends
+// the page the curves so far and the weights, so that the page only draws and stays free for the reader's input.
 const WORKER_MAIN = `
-let t = null, stopAsked = false;
-function send(final) {
-  postMessage({ losses: t.losses, accuracies: t.accuracies, rows: t.rows, stopped: t.stopped, weights: t.weights, final });
-}
-function slice() {
-  const until = performance.now() + ${WORKER_SLICE_MS};
-  let more = true;
-  try { while (more && !stopAsked && performance.now() < until) more = trainOneStep(t); }
-  catch (err) { postMessage({ error: err.message }); return; }
-  if (!more || stopAsked) { send(true); return; }
-  send(false);
-  setTimeout(slice, 0);
-}
-onmessage = (e) => {
-  const m = e.data;
-  if (m.type === "start") {
-    try { t = createTrainer(m.settings, m.fillers); } catch (err) { postMessage({ error: err.message }); return; }
-    stopAsked = false;
-    slice();
-  } else if (m.type === "stop") stopAsked = true;
-  else if (m.type === "continue") { stopAsked = false; slice(); }
-};`;
+trainInSlices(${WORKER_SLICE_MS}, (m) => createTrainer(m.settings, m.fillers), trainOneStep,
+  (t, final) => postMessage({ losses: t.losses, accuracies: t.accuracies, rows: t.rows, stopped: t.stopped, weights: t.weights, final }));`;
 // The shared helpers trainer_core.js uses, put in front of it in the worker (their own source text).
 const WORKER_HELPERS = [quotedWord, quotedWords].map(String).join("\n");
-let workerUrl = null;
-
-// A worker made from this module's own text (a Blob URL: nothing is fetched), or null where the page
-// may not start one; then the page trains in slices itself.
-function newWorker() {
-  try {
-    if (!workerUrl) workerUrl = URL.createObjectURL(new Blob([WORKER_HELPERS, "\n", TRAINER_CORE_SOURCE, WORKER_MAIN], { type: "text/javascript" }));
-    return new Worker(workerUrl);
-  } catch (err) {
-    return null;
-  }
-}
+// What is this widget's own in a run that trainer_page.js drives: its worker, a step, the drawing, the end, a
+// report of the worker, and what Train and Reset do.
+const RUN = {
+  worker: workerMaker([WORKER_HELPERS, "\n", TRAINER_CORE_SOURCE, "\n", String(trainInSlices), WORKER_MAIN]),
+  step: trainOneStep, draw: drawRun, finish, report: fromWorker, start, reset: resetAll,
+};
 const FIELDS = ["n_train", "n_test", "d_model", "lr", "weight_decay", "steps", "seed"];
 
 function sensesText(senses) { return senses.map((x) => `${x.word} ${x.sense}: ${x.cues.join(" ")}`).join("\n"); }
@@ -163,21 +137,6 @@ function layOut(v) {
   );
 }
 
-// The widget's state (idle, training, stopped, done, diverged, error) and the buttons and ask box it allows.
-function setState(v, name) {
-  v.root.dataset.state = name;
-  v.stop.disabled = name !== "training";
-  v.cont.disabled = name !== "stopped";
-  v.ask.input.disabled = !v.trainer || v.trainer.losses.length === 0;
-}
-
-// A message under the buttons: a problem (orange bar) or, with `note`, a plain report (blue bar).
-function say(v, text, note = false) {
-  v.message.textContent = text;
-  v.message.hidden = !text;
-  v.message.classList.toggle("attnw-note", note);
-}
-
 // The fields as text, the ask box left out; writing sets the fields named in `values`; the store keeps them.
 function readFields(v) { return Object.fromEntries(Object.entries(v.f).filter(([k]) => k !== "ask").map(([k, x]) => [k, x.input.value])); }
 function writeFields(v, values) { for (const [k, x] of Object.entries(values)) if (v.f[k]) v.f[k].input.value = x; }
@@ -214,19 +173,6 @@ function finish(v) {
   save(v.model, { result: { step: trainerStep(t), losses: t.losses, accuracies: t.accuracies, stopped: t.stopped } });
 }
 
-// Without a worker: train for one slice of the page's time, draw, and go on after the page's other tasks.
-function slice(v) {
-  if (!v.running) return;
-  const begin = performance.now(), until = begin + SLICE_MS;
-  let more = true;
-  try {
-    while (more && !v.stopAsked && performance.now() < until) more = trainOneStep(v.trainer);
-  } catch (err) { say(v, `Training failed: ${err.message}`); v.running = false; setState(v, "error"); return; }
-  drawRun(v);
-  v.trainer.sliceMs.push(performance.now() - begin); // how long the page was busy, drawing included
-  if (!more || v.stopAsked) { finish(v); return; }
-  setTimeout(() => slice(v), 0);
-}
 // Train pressed: the fields read and checked, a new run, trained by a new worker (or in slices by the page).
 function start(v) {
   let st;
@@ -239,14 +185,7 @@ function start(v) {
   v.running = true;
   setState(v, "training");
   drawRun(v);
-  if (v.worker) v.worker.terminate();
-  v.worker = newWorker();
-  if (!v.worker) { setTimeout(() => slice(v), 0); return; }
-  v.trainer.worker = true;
-  const mine = v.worker;
-  v.worker.onmessage = (e) => { if (v.worker === mine) fromWorker(v, e.data); };
-  v.worker.onerror = (e) => { if (v.worker !== mine) return; e.preventDefault(); v.worker.terminate(); v.worker = null; v.running = false; say(v, `Training failed: ${e.message}`); setState(v, "error"); };
-  v.worker.postMessage({ type: "start", settings: st, fillers: v.fillers });
+  trainInWorker(v, RUN, { type: "start", settings: st, fillers: v.fillers });
 }
 
 // A report of the worker: the run so far (a copy of its numbers), drawn; at the end, finish.
@@ -289,15 +228,7 @@ function resetAll(v) {
 // The buttons train, stop, continue and reset; every field is stored as it is typed; the ask box asks.
 function wire(v) {
   const { model, ask } = v;
-  v.train.addEventListener("click", () => { if (!v.running) start(v); });
-  v.stop.addEventListener("click", () => { v.stopAsked = true; if (v.worker) v.worker.postMessage({ type: "stop" }); });
-  v.cont.addEventListener("click", () => {
-    if (!v.trainer || v.running || v.trainer.stopped) return;
-    v.stopAsked = false; v.running = true; say(v, ""); setState(v, "training");
-    if (v.worker) v.worker.postMessage({ type: "continue" });
-    else setTimeout(() => slice(v), 0);
-  });
-  v.reset.addEventListener("click", () => resetAll(v));
+  wireRunButtons(v, RUN);
   for (const x of Object.values(v.f)) x.input.addEventListener("input", () => store(v));
   ask.input.addEventListener("input", () => { drawAnswer(v); save(model, { ask: ask.input.value }); });
 }

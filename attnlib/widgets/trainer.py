@@ -2,7 +2,7 @@
 words, ambiguous words, training sentences, sentences of their own) and the model and training (d_model,
 learning rate, weight decay, steps, seed), and the page trains the bank/river model in float64 with
 full-batch Adam, drawing the loss, the held-out accuracy and the watched sentence's attention row as it
-learns. Its ES module (``trainer_core.js`` + ``trainer.js``) repeats :mod:`attnlib.companions.trainer` line for line,
+learns. Its ES module (``trainer_core.js`` + ``trainer_page.js`` + ``trainer.js``) repeats :mod:`attnlib.companions.trainer` line for line,
 so the page's numbers are Python's: ``numbers()`` is that Python run for the widget's settings.
 
 Chapter: "Attention that learns" (book/17_learning.ipynb).
@@ -35,7 +35,7 @@ class TrainItYourself(_LearnedWidget):
     """
 
     _esm = "\n".join((_es_module("trainer_core.js"), _worker_source(),
-                      *((_HERE / f).read_text(encoding="utf-8") for f in ("line_chart.js", "trainer.js"))))
+                      *((_HERE / f).read_text(encoding="utf-8") for f in ("trainer_page.js", "line_chart.js", "trainer.js"))))
     _css = _LearnedWidget._css + "\n" + (_HERE / "trainer.css").read_text(encoding="utf-8")
     settings = traitlets.Dict().tag(sync=True)
     defaults = traitlets.Dict().tag(sync=True)

@@ -15,8 +15,8 @@ import pytest
 
 from attnlib.companions import induction
 from bookdev import induction_driver as idr
-from bookdev import widgets as wd
-from bookdev.site import wait_for_widgets
+
+from . import training_checks as tc
 
 pytestmark = pytest.mark.browser
 
@@ -47,29 +47,14 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def widget(module_page, site_url):  # noqa: ANN001, ANN201
-    page, log = module_page
-    return page, log, idr.find(page, site_url)
+#: Chapter 20 loaded, its WatchInduction widget: the fixtures ``chapter`` (loaded once, for the tests that set every
+#: field themselves before they train) and ``fresh_chapter`` (a page of the test's own) give ``(page, log, widget)``.
+open_chapter = idr.find
 
 
-@pytest.fixture()
-def fresh(offline_page, site_url):  # noqa: ANN001, ANN201
-    page, log = offline_page
-    return page, log, idr.find(page, site_url)
-
-
-def test_the_page_trains_what_python_trains(widget) -> None:  # noqa: ANN001
-    _, log, w = widget
-    stopped = 0
-    for i, settings in enumerate(CASES):
-        ref = induction.train(settings)
-        page = idr.train(w, settings)
-        idr.compare(page, ref, f"case {i} {settings}")
-        stopped += ref.stopped is not None
-        if ref.stopped:
-            assert idr.state(w) == "diverged" and "diverged" in idr.message(w)
-            assert all(np.isfinite(v).all() for v in page["weights"].values())
+def test_the_page_trains_what_python_trains(chapter) -> None:  # noqa: ANN001
+    _, log, w = chapter
+    stopped = tc.trains_what_python_trains(w, idr, CASES, induction.train)
     assert len(CASES) >= 20 and stopped == 1
     assert {c.get("layers", 2) for c in CASES} == {1, 2}
     assert log.external == [] and log.console_errors == [] and log.page_errors == []
@@ -90,37 +75,20 @@ BAD = [
 ]
 
 
-def test_bad_settings_get_a_message_and_train_nothing(widget) -> None:  # noqa: ANN001
-    _, log, w = widget
-    for fields, text in BAD:
-        idr.set_fields(w, {**idr.fields_of({}), **fields})
-        idr.click(w, "train")
-        assert idr.wait_until_ended(w) == "error", fields
-        shown = idr.message(w)
-        assert text in shown and len(shown) < 200, (fields, shown)
-        assert idr.read_run(w) is None
-    idr.set_fields(w, idr.fields_of({"steps": 3, "batch": 2}))
-    idr.click(w, "train")
-    assert idr.wait_until_ended(w) == "done"  # the page still trains after every message
+def test_bad_settings_get_a_message_and_train_nothing(chapter) -> None:  # noqa: ANN001
+    _, log, w = chapter
+    tc.refuses_bad_settings(w, idr, BAD, {"steps": 3, "batch": 2}, lambda shown: len(shown) < 200)
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_stop_and_continue_give_the_run_of_one_go(widget) -> None:  # noqa: ANN001
-    page_, _, w = widget
+def test_stop_and_continue_give_the_run_of_one_go(chapter) -> None:  # noqa: ANN001
+    page_, _, w = chapter
     settings = {"steps": 60, "batch": 16, "seed": 3}
-    idr.set_fields(w, idr.fields_of(settings))
-    idr.click(w, "train")
-    page_.wait_for_function(f"() => {w.root}.trainer() && {w.root}.trainer().losses.length > 3")
-    idr.click(w, "stop")
-    assert idr.wait_until_ended(w) == "stopped"
-    assert 3 < len(idr.read_run(w)["losses"]) < 61 and "press Continue" in idr.message(w)
-    idr.click(w, "continue")
-    assert idr.wait_until_ended(w) == "done"
-    idr.compare(idr.read_run(w), induction.train(settings), "stopped and continued")
+    tc.stop_and_continue(page_, w, idr, settings, induction.train(settings))
 
 
-def test_heads_switched_off_and_typed_tokens_show_what_python_computes(widget) -> None:  # noqa: ANN001
-    _, _, w = widget
+def test_heads_switched_off_and_typed_tokens_show_what_python_computes(chapter) -> None:  # noqa: ANN001
+    _, _, w = chapter
     settings = {"steps": 30, "batch": 8, "seed": 5}
     idr.train(w, settings)
     ref = induction.train(settings)
@@ -144,56 +112,25 @@ def test_heads_switched_off_and_typed_tokens_show_what_python_computes(widget) -
     assert "from 0 to 31, got '99'" in error and len(error) < 120
 
 
-def test_fields_survive_a_reload_and_reset_restores_them(fresh) -> None:  # noqa: ANN001
-    page, _, w = fresh
+def test_fields_survive_a_reload_and_reset_restores_them(fresh_chapter) -> None:  # noqa: ANN001
+    page, _, w = fresh_chapter
     changed = idr.fields_of({"layers": 1, "lr": 0.05, "seed": 9, "repeat_min": 8, "repeat_max": 8})
-    idr.set_fields(w, changed)
-    w = _reloaded(page)
-    assert idr.fields(w) == changed
-    idr.click(w, "reset")
-    assert idr.fields(w) == idr.fields_of({})
-    w = _reloaded(page)
-    assert idr.fields(w) == idr.fields_of({})
+    tc.fields_survive_a_reload(page, w, idr, "WatchInduction", changed)
 
 
-def _reloaded(page) -> wd.Widget:  # noqa: ANN001
-    page.reload()
-    wait_for_widgets(page)
-    return wd.the_one(wd.find_widgets(page), "WatchInduction", idr.PAGE)
-
-
-def test_keyboard_alone_trains(widget) -> None:  # noqa: ANN001
-    page, _, w = widget
-    idr.set_fields(w, idr.fields_of({}))
-    w.page.evaluate(f"() => {w.root}.querySelector('[data-name=\"batch\"]').focus()")
-    page.keyboard.press("Control+A")
-    page.keyboard.type("4")
-    for name, value in (("lr", "0.02"), ("steps", "8")):
-        page.keyboard.press("Tab")
-        assert page.evaluate("() => document.activeElement.dataset.name") == name
-        page.keyboard.press("Control+A")
-        page.keyboard.type(value)
-    for _ in range(2):  # seed, Train
-        page.keyboard.press("Tab")
-    assert page.evaluate("() => document.activeElement.dataset.name") == "train"
-    page.keyboard.press("Enter")
-    assert idr.wait_until_ended(w) == "done"
+def test_keyboard_alone_trains(chapter) -> None:  # noqa: ANN001
+    page, _, w = chapter
     settings = {"batch": 4, "lr": 0.02, "steps": 8}
-    idr.compare(idr.read_run(w), induction.train(settings), "trained by keyboard")
+    tc.keyboard_trains(page, w, idr, ("batch", "4"), (("lr", "0.02"), ("steps", "8")), 2, induction.train(settings))  # 2 Tabs: seed, Train
 
 
-def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
-    page, _, w = fresh
+def test_fits_a_phone_in_both_themes(fresh_chapter) -> None:  # noqa: ANN001
+    page, _, w = fresh_chapter
     page.set_viewport_size({"width": 390, "height": 844})
     idr.train(w, {"steps": 5, "batch": 4})
     for theme in ("light", "dark"):
         page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
-        left, right, scroll_w, client_w, bg = page.evaluate(f"""() => {{ const r = {w.root}; r.scrollIntoView();
-          const b = r.getBoundingClientRect();
-          return [b.left, b.right, r.scrollWidth, r.clientWidth, getComputedStyle(r).backgroundColor]; }}""")
-        assert left >= 0 and right <= 390, f"{theme}: the widget spans {left}..{right} px on a 390 px screen"
-        assert scroll_w <= client_w + 1, f"{theme}: the widget overflows its card: {scroll_w} > {client_w}"
-        assert bg == wd.CARD_COLOURS[theme][0], f"{theme}: the card is not the theme's opaque card: {bg}"
+        tc.card_fits_a_phone(page, w, theme)
         ground, cell = page.evaluate(f"""() => {{ const p = {w.root}.querySelector('[data-name="pattern-0"]');
           return [getComputedStyle(p.querySelector('.attnw-ground')).fill, getComputedStyle(p.querySelector('rect[fill-opacity]')).fill]; }}""")
         assert (_lum(ground) < 0.2) == (theme == "dark"), f"{theme}: the attention pattern is drawn on {ground}"

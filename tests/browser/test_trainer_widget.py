@@ -16,7 +16,8 @@ import pytest
 from attnlib.companions import trainer
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
-from bookdev.site import wait_for_widgets
+
+from . import training_checks as tc
 
 pytestmark = pytest.mark.browser
 
@@ -72,37 +73,21 @@ def _chapters_run() -> trainer.Trainer:
     return trainer.train()
 
 
-@pytest.fixture(scope="module")
-def widget(module_page, site_url):  # noqa: ANN001, ANN201
-    """Chapter 17 loaded once, for the tests that set every field themselves before they train."""
-    page, log = module_page
-    return page, log, td.find(page, site_url)
+#: Chapter 17 loaded, its TrainItYourself widget: the fixtures ``chapter`` (loaded once, for the tests that set every
+#: field themselves before they train) and ``fresh_chapter`` (a page of the test's own) give ``(page, log, widget)``.
+open_chapter = td.find
 
 
-@pytest.fixture()
-def fresh(offline_page, site_url):  # noqa: ANN001, ANN201
-    page, log = offline_page
-    return page, log, td.find(page, site_url)
-
-
-def test_the_page_trains_what_python_trains(widget) -> None:  # noqa: ANN001
-    _, log, w = widget
-    stopped = 0
-    for i, settings in enumerate(CASES):
-        ref = trainer.train(settings) if settings else _chapters_run()
-        page = td.train(w, settings)
-        td.compare(page, ref, f"case {i} {settings}")
-        stopped += ref.stopped is not None
-        if ref.stopped:
-            assert td.state(w) == "diverged" and "diverged" in td.message(w)
-            assert all(np.isfinite(v).all() for v in page["weights"].values())
+def test_the_page_trains_what_python_trains(chapter) -> None:  # noqa: ANN001
+    _, log, w = chapter
+    stopped = tc.trains_what_python_trains(w, td, CASES, lambda settings: trainer.train(settings) if settings else _chapters_run())
     assert len(CASES) >= 20 and stopped == 1
     assert log.external == [] and log.console_errors == [] and log.page_errors == []
 
 
-def test_the_default_run_is_the_chapters(fresh) -> None:  # noqa: ANN001
+def test_the_default_run_is_the_chapters(fresh_chapter) -> None:  # noqa: ANN001
     """Train with the fields as the page opens: the run printed above the widget."""
-    _, log, w = fresh
+    _, log, w = fresh_chapter
     assert td.state(w) == "idle" and w.state["settings"] == trainer.check_settings({})
     td.click(w, "train")
     assert td.wait_until_ended(w) == "done"
@@ -136,39 +121,22 @@ BAD = [
 ]
 
 
-def test_bad_settings_get_a_message_and_train_nothing(widget) -> None:  # noqa: ANN001
-    _, log, w = widget
-    for fields, text in BAD:
-        td.set_fields(w, {**td.fields_of({}), **fields})
-        td.click(w, "train")
-        assert td.wait_until_ended(w) == "error", fields
-        shown = td.message(w)
-        assert text in shown, (fields, shown)
-        assert td.read_run(w) is None and "NaN" not in w.all_text().replace("got 'NaN'", "")
-    td.set_fields(w, td.fields_of({"n_train": 50, "n_test": 20, "steps": 5}))
-    td.click(w, "train")
-    assert td.wait_until_ended(w) == "done"  # the page still trains after every message
+def test_bad_settings_get_a_message_and_train_nothing(chapter) -> None:  # noqa: ANN001
+    _, log, w = chapter
+    tc.refuses_bad_settings(w, td, BAD, {"n_train": 50, "n_test": 20, "steps": 5},
+                            lambda shown: "NaN" not in w.all_text().replace("got 'NaN'", ""))
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_stop_and_continue_give_the_run_of_one_go(widget) -> None:  # noqa: ANN001
-    page_, _, w = widget
+def test_stop_and_continue_give_the_run_of_one_go(chapter) -> None:  # noqa: ANN001
+    page_, _, w = chapter
     settings = {"n_train": 1500, "n_test": 500, "steps": 80, "seed": 3}
-    td.set_fields(w, td.fields_of(settings))
-    td.click(w, "train")
-    page_.wait_for_function(f"() => {w.root}.trainer() && {w.root}.trainer().losses.length > 3")
-    td.click(w, "stop")
-    assert td.wait_until_ended(w) == "stopped"
-    part = td.read_run(w)
-    assert 3 < len(part["losses"]) < 81 and "press Continue" in td.message(w)
-    td.click(w, "continue")
-    assert td.wait_until_ended(w) == "done"
-    gaps = td.compare(td.read_run(w), trainer.train(settings), "stopped and continued")
+    gaps = tc.stop_and_continue(page_, w, td, settings, trainer.train(settings))
     assert gaps["all_losses"] < 1e-9
 
 
-def test_ask_the_model_you_trained(widget) -> None:  # noqa: ANN001
-    _, _, w = widget
+def test_ask_the_model_you_trained(chapter) -> None:  # noqa: ANN001
+    _, _, w = chapter
     td.train(w, {"n_train": 300, "n_test": 100, "steps": 60})
     ref = trainer.train({"n_train": 300, "n_test": 100, "steps": 60})
     td.set_fields(w, {"ask": "the fish near the bank"})
@@ -183,59 +151,34 @@ def test_ask_the_model_you_trained(widget) -> None:  # noqa: ANN001
     assert "volcano" in w.page.evaluate(f"() => JSON.parse({w.root}.dataset.answer).error")
 
 
-def test_fields_survive_a_reload_and_reset_restores_them(fresh) -> None:  # noqa: ANN001
-    page, _, w = fresh
+def test_fields_survive_a_reload_and_reset_restores_them(fresh_chapter) -> None:  # noqa: ANN001
+    page, _, w = fresh_chapter
     changed = td.fields_of({"senses": _senses((0, [*RIVER, "canoe"])), "lr": 0.05, "seed": 9,
                             "sentences": [{"sense": "bank:river", "text": "the canoe at the bank"}]})
-    td.set_fields(w, changed)
-    w = _reloaded(page)
-    assert td.fields(w) == changed
-    td.click(w, "reset")
-    assert td.fields(w) == td.fields_of({})
-    w = _reloaded(page)
-    assert td.fields(w) == td.fields_of({})
+    tc.fields_survive_a_reload(page, w, td, "TrainItYourself", changed)
 
 
 def _reloaded(page) -> wd.Widget:  # noqa: ANN001
     """Reload the page as a reader does; the trainer once every widget has rendered again."""
-    page.reload()
-    wait_for_widgets(page)
-    return wd.the_one(wd.find_widgets(page), "TrainItYourself", td.PAGE)
+    return tc.reloaded(page, td, "TrainItYourself")
 
 
-def test_keyboard_alone_trains(widget) -> None:  # noqa: ANN001
+def test_keyboard_alone_trains(chapter) -> None:  # noqa: ANN001
     """From the chapter's fields, six of them typed and Train pressed by keyboard alone."""
-    page, _, w = widget
-    td.set_fields(w, td.fields_of({}))
-    w.page.evaluate(f"() => {w.root}.querySelector('[data-name=\"n_train\"]').focus()")
-    page.keyboard.press("Control+A")
-    page.keyboard.type("100")
-    for name, value in (("n_test", "50"), ("d_model", "8"), ("lr", "0.03"), ("weight_decay", "0.5"), ("steps", "12")):
-        page.keyboard.press("Tab")
-        assert page.evaluate("() => document.activeElement.dataset.name") == name
-        page.keyboard.press("Control+A")
-        page.keyboard.type(value)
-    for _ in range(3):  # seed, watched sentence, Train
-        page.keyboard.press("Tab")
-    assert page.evaluate("() => document.activeElement.dataset.name") == "train"
-    page.keyboard.press("Enter")
-    assert td.wait_until_ended(w) == "done"
+    page, _, w = chapter
     settings = {"n_train": 100, "n_test": 50, "d_model": 8, "lr": 0.03, "steps": 12}
-    td.compare(td.read_run(w), trainer.train(settings), "trained by keyboard")
+    tc.keyboard_trains(page, w, td, ("n_train", "100"),
+                       (("n_test", "50"), ("d_model", "8"), ("lr", "0.03"), ("weight_decay", "0.5"), ("steps", "12")),
+                       3, trainer.train(settings))  # 3 Tabs: seed, watched sentence, Train
 
 
-def test_fits_a_phone_in_both_themes(fresh) -> None:  # noqa: ANN001
-    page, _, w = fresh
+def test_fits_a_phone_in_both_themes(fresh_chapter) -> None:  # noqa: ANN001
+    page, _, w = fresh_chapter
     page.set_viewport_size({"width": 390, "height": 844})
     td.train(w, {"n_train": 100, "n_test": 50, "steps": 10})
     for theme in ("light", "dark"):
         page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
-        left, right, scroll_w, client_w, bg = page.evaluate(f"""() => {{ const r = {w.root}; r.scrollIntoView();
-          const b = r.getBoundingClientRect();
-          return [b.left, b.right, r.scrollWidth, r.clientWidth, getComputedStyle(r).backgroundColor]; }}""")
-        assert left >= 0 and right <= 390, f"{theme}: the widget spans {left}..{right} px on a 390 px screen"
-        assert scroll_w <= client_w + 1, f"{theme}: the widget overflows its card: {scroll_w} > {client_w}"
-        assert bg == wd.CARD_COLOURS[theme][0], f"{theme}: the card is not the theme's opaque card: {bg}"
+        tc.card_fits_a_phone(page, w, theme)
 
 
 LONG = "x" * 2000
@@ -250,10 +193,10 @@ PASTED = [
 ]
 
 
-def test_a_pasted_paragraph_is_quoted_short_as_python_quotes_it(widget) -> None:  # noqa: ANN001
+def test_a_pasted_paragraph_is_quoted_short_as_python_quotes_it(chapter) -> None:  # noqa: ANN001
     """Issue 51: a 2,000-character word is quoted by its first 20 characters and its length (it was quoted in
     full: a message 1,000 to 2,000 px tall on a phone), and the page's message is its Python twin's."""
-    page, log, w = widget
+    page, log, w = chapter
     page.set_viewport_size({"width": 390, "height": 844})
     try:
         for fields, settings in PASTED:
@@ -275,10 +218,10 @@ def test_a_pasted_paragraph_is_quoted_short_as_python_quotes_it(widget) -> None:
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_a_huge_learning_rate_stops_with_pythons_message(widget) -> None:  # noqa: ANN001
+def test_a_huge_learning_rate_stops_with_pythons_message(chapter) -> None:  # noqa: ANN001
     """Issue 51: lr = 1e308 stopped with "NaN" and "1e+308" in its message; now the page says what Python says,
     in words and with the number as typed."""
-    _, log, w = widget
+    _, log, w = chapter
     settings = {"n_train": 60, "n_test": 20, "steps": 5, "lr": 1e308}
     td.set_fields(w, {**td.fields_of(settings), "lr": "1e308"})
     td.click(w, "train")
@@ -291,11 +234,11 @@ def test_a_huge_learning_rate_stops_with_pythons_message(widget) -> None:  # noq
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_restored_settings_are_said_to_be_restored(fresh) -> None:  # noqa: ANN001
+def test_restored_settings_are_said_to_be_restored(fresh_chapter) -> None:  # noqa: ANN001
     """Issue 51: a bad value kept in the page's storage came back after a reload with its error until Reset,
     and nothing said why; now the page says the settings are the reader's, kept from last time, and how
     to reset them."""
-    page, log, w = fresh
+    page, log, w = fresh_chapter
     assert w.is_hidden("restored")
     td.set_fields(w, {"lr": LONG})
     w = _reloaded(page)
