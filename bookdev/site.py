@@ -268,8 +268,10 @@ def read_phone(page: Any, theme: str) -> PhoneReading:
 def read_phone_text(page: Any, reading: PageReading) -> None:
     """At a phone's size, once the text column has settled (the site refits its formulas to the new
     width): the formulas and the figures of ``reading``'s page, and its first figure drawn smaller than
-    its own size opened at full size by the keyboard (:func:`legibility.opened_at_full_size`)."""
-    page.evaluate(readings.SETTLED)
+    its own size opened at full size by the keyboard (:func:`legibility.opened_at_full_size`). The
+    page's transitions are off (:func:`read_page`), so the column has settled once it keeps its width
+    for three frames (:data:`readings.FRAMES_SETTLED`)."""
+    page.evaluate(readings.FRAMES_SETTLED)
     if reading.name in MATH_PAGES:
         reading.formulas = legibility.shown_formulas(page)
     if reading.name in FIGURE_PAGES:
