@@ -6,7 +6,7 @@
 // afresh, as the chapter scored the held-out text.
 // Python reference: attnlib.widgets.continue_text.ContinueText.numbers (the model's forward on the same
 // weights, the same rule and seed).
-// Shared helpers (from _dom.js and _common.js): h, quotedWords, rangeControl, card, fmt, nextId, redrawOn, save
+// Shared helpers (from _dom.js and _common.js): h, quotedWords, card, fmt, nextId, redrawOn, save
 
 const START = "\n"; // an empty prompt starts here (continue_text.START)
 const MORE = 64; // the characters "write 64 more" adds
@@ -87,23 +87,15 @@ function buildHeads(m) {
 
 // The text written, and the panels of one new character (its five most likely, where every head looked).
 function buildOutput(root, m) {
-  const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
   const note = h("p", { class: "attnw-desc attnw-note", "data-name": "note" });
   const story = h("p", { class: "attnw-story attnw-chars", "data-name": "story" });
-  const said = h("p", { class: "attnw-sr", role: "status", "aria-live": "polite", "data-name": "said" }); // the newest character, for screen readers
-  const shown = rangeControl({ label: "look at character", name: "shown", min: 1, max: 1, value: 1, format: (p) => `${p}` });
-  const cacheLine = h("p", { class: "attnw-desc", "data-name": "cache" });
-  const topCaption = h("figcaption");
-  const topTable = h("table", { class: "attnw-table attnw-top", "data-name": "top" });
   const headsCaption = h("figcaption");
   const heads = buildHeads(m);
-  const panels = h("div", { class: "attnw-panels" }, [
-    h("figure", { class: "attnw-panel" }, [topCaption, topTable]),
-    h("figure", { class: "attnw-panel attnw-heads-panel" }, [headsCaption, h("div", { class: "attnw-heads" }, heads.map((x) => x.box))]),
-  ]);
-  const looking = h("div", {}, [shown.row, cacheLine, panels]);
-  root.append(message, note, story, said, looking);
-  return { message, note, story, said, shown, cacheLine, topCaption, topTable, headsCaption, heads, looking };
+  const parts = outputParts("character", h("figure", { class: "attnw-panel attnw-heads-panel" }, [
+    headsCaption, h("div", { class: "attnw-heads" }, heads.map((x) => x.box)),
+  ]));
+  root.append(parts.message, note, story, parts.said, parts.looking);
+  return { ...parts, note, story, headsCaption, heads };
 }
 
 // Head `head`'s row (weights over `context`, the characters read): its cells show the characters shaded by

@@ -5,7 +5,7 @@
 // writer_core.js, which writer.py puts before this file.
 // Python reference: attnlib.widgets.writer.WriteWithModel.numbers (attnlib.generate with a Sampler on the
 // same weights).
-// Shared helpers (from _dom.js and _common.js): h, quotedWords, rangeControl, card, fmt, nextId, redrawOn, save
+// Shared helpers (from _dom.js and _common.js): h, quotedWords, card, fmt, nextId, redrawOn, save
 
 // --- the prompt (WriteWithModel.prompt_ids) ---------------------------------------------------------
 function promptIds(text, m) {
@@ -55,23 +55,13 @@ function buildButtons(root) {
 
 // What was written, and the panels of one new word (its five most likely words, where the head looked).
 function buildOutput(root) {
-  const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
   const story = h("p", { class: "attnw-story", "data-name": "story" });
-  const said = h("p", { class: "attnw-sr", role: "status", "aria-live": "polite", "data-name": "said" }); // the newest word, for screen readers
-  const shown = rangeControl({ label: "look at word", name: "shown", min: 1, max: 1, value: 1, format: (p) => `${p}` });
-  const cacheLine = h("p", { class: "attnw-desc", "data-name": "cache" });
-  const topCaption = h("figcaption");
-  const topTable = h("table", { class: "attnw-table attnw-top", "data-name": "top" });
   const rowCaption = h("figcaption");
   const strip = h("p", { class: "attnw-strip", role: "img", "data-name": "row" });
   const rowMax = h("p", { class: "attnw-desc", "data-name": "row-max" });
-  const panels = h("div", { class: "attnw-panels" }, [
-    h("figure", { class: "attnw-panel" }, [topCaption, topTable]),
-    h("figure", { class: "attnw-panel" }, [rowCaption, strip, rowMax]),
-  ]);
-  const looking = h("div", {}, [shown.row, cacheLine, panels]);
-  root.append(message, story, said, looking);
-  return { message, story, said, shown, cacheLine, topCaption, topTable, rowCaption, strip, rowMax, looking };
+  const parts = outputParts("word", h("figure", { class: "attnw-panel" }, [rowCaption, strip, rowMax]));
+  root.append(parts.message, story, parts.said, parts.looking);
+  return { ...parts, story, rowCaption, strip, rowMax };
 }
 
 // One word of the story as a span.

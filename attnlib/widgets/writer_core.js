@@ -311,6 +311,22 @@ function buildRule(root, m, noun) {
   return { temperature, topK, topP, ruleNote, seed, seedNote };
 }
 
+// The output both widgets share: the message (a bad prompt, a token that cannot be chosen), the newest token
+// for screen readers, and what shows one new token, `looking`: the "look at" slider, the cache line and two
+// panels, the five most likely tokens (caption and table) and the widget's own `panel` (a figure). `noun`
+// names a token ("word", "character"); each widget puts its story between the message and `said`.
+function outputParts(noun, panel) {
+  const message = h("p", { class: "attnw-message", role: "status", "aria-live": "polite", "data-name": "message" });
+  const said = h("p", { class: "attnw-sr", role: "status", "aria-live": "polite", "data-name": "said" });
+  const shown = rangeControl({ label: `look at ${noun}`, name: "shown", min: 1, max: 1, value: 1, format: (p) => `${p}` });
+  const cacheLine = h("p", { class: "attnw-desc", "data-name": "cache" });
+  const topCaption = h("figcaption");
+  const topTable = h("table", { class: "attnw-table attnw-top", "data-name": "top" });
+  const panels = h("div", { class: "attnw-panels" }, [h("figure", { class: "attnw-panel" }, [topCaption, topTable]), panel]);
+  const looking = h("div", {}, [shown.row, cacheLine, panels]);
+  return { message, said, shown, cacheLine, topCaption, topTable, looking };
+}
+
 // A slider's readout shows the synced value itself, which Python may set between the slider's steps.
 function setSlider(ctl, position, text) {
   ctl.input.value = String(position);
