@@ -192,14 +192,7 @@ function draw(v) {
   v.note.hidden = !enc.note;
   const stop = (error) => { v.root.result = () => ({ error }); refuse(v, error); };
   if (enc.error) return stop(enc.error);
-  v.message.hidden = true;
-  v.story.hidden = false;
-  try {
-    advanceRun(v, enc);
-  } catch (err) {
-    v.run = null;
-    return stop(err.message);
-  }
+  if (!writeOn(v, enc, stop)) return;
   const n = v.run.new.length, done = n >= m.max_new;
   showControls(v, { done });
   showStory(v, enc);

@@ -137,14 +137,7 @@ function showEnd(v, enc) {
 function draw(v) {
   const enc = promptIds(v.model.get("prompt") || "", v.m);
   if (enc.error) return refuse(v, enc.error);
-  v.message.hidden = true;
-  v.story.hidden = false;
-  try {
-    advanceRun(v, enc);
-  } catch (err) {
-    v.run = null;
-    return refuse(v, err.message);
-  }
+  if (!writeOn(v, enc, (error) => refuse(v, error))) return;
   showControls(v, { done: v.run.ended });
   showStory(v, enc);
   showEnd(v, enc);

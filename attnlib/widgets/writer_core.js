@@ -385,6 +385,21 @@ function refuse(v, error) {
   v.root.dataset.result = JSON.stringify({ error });
 }
 
+// The text shown instead of the message, and the run of the synced state written on (advanceRun): true; or,
+// where a token cannot be chosen, no run and `stop` called with the reason: false.
+function writeOn(v, enc, stop) {
+  v.message.hidden = true;
+  v.story.hidden = false;
+  try {
+    advanceRun(v, enc);
+    return true;
+  } catch (err) {
+    v.run = null;
+    stop(err.message);
+    return false;
+  }
+}
+
 // The seed a reader typed: a value outside [0, 2^32) or between whole numbers is moved to the nearest
 // seed; an empty box, or one that holds no number, keeps the seed; the note says which. The box then
 // shows the seed in use.
