@@ -16,6 +16,7 @@ import pytest
 from bookdev import widgets as wd
 
 from . import continue_text_driver as cd
+from .writer_driver import keyboard_write
 
 pytestmark = pytest.mark.browser
 
@@ -96,22 +97,7 @@ def test_buttons_and_the_keyboard_write_what_python_writes(chapter) -> None:  # 
     page, _, w = chapter
     for name, position in (("temperature", 0), ("top_k", 65), ("top_p", 20)):
         w.set_range(name, position)
-    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"clear\"]').click()")  # focuses the box
-    page.keyboard.type("JULIET:\nO Rom")
-    page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"temperature\"]').focus()")
-    for _ in range(7):
-        page.keyboard.press("ArrowRight")  # greedy -> T = 0.7
-    page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"seed\"]').focus()")
-    page.keyboard.press("Control+A")
-    page.keyboard.type("11")
-    page.keyboard.press("Tab")  # the change event
-    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"restart\"]').focus()")
-    page.keyboard.press("Enter")
-    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"next\"]').focus()")
-    for _ in range(3):
-        page.keyboard.press("Enter")
-    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"finish\"]').focus()")
-    page.keyboard.press("Enter")
+    keyboard_write(w, "JULIET:\nO Rom", arrows=7, seed=11, nexts=3, finish=True)  # greedy -> T = 0.7
     t = w.texts()
     assert t["temperature-readout"] == "T = 0.7" and t["seed"] == "11"
     ref = cd.twin(w, prompt="JULIET:\nO Rom", temperature=0.7, top_k=65, top_p=1.0, seed=11, steps=67).numbers()

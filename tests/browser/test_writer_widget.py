@@ -134,22 +134,8 @@ def test_vocabulary_buttons_assemble_a_prompt(fresh) -> None:  # noqa: ANN001
 
 def test_keyboard_alone_writes(fresh) -> None:  # noqa: ANN001
     """Type a prompt, set the temperature with arrow keys, enter a seed, press Enter on "next word"."""
-    page, _, w = fresh
-    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"clear\"]').click()")
-    page.keyboard.type("<s> eva has a blue hat")
-    page.keyboard.press("Tab")  # the clear button
-    page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"temperature\"]').focus()")
-    for _ in range(10):
-        page.keyboard.press("ArrowRight")  # greedy -> T = 1.0
-    page.evaluate(f"() => {w.root}.querySelector('input[data-name=\"seed\"]').focus()")
-    page.keyboard.press("Control+A")
-    page.keyboard.type("7")
-    page.keyboard.press("Tab")  # the change event
-    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"restart\"]').focus()")
-    page.keyboard.press("Enter")
-    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"next\"]').focus()")
-    for _ in range(4):
-        page.keyboard.press("Enter")
+    _, _, w = fresh
+    xd.keyboard_write(w, "<s> eva has a blue hat", arrows=10, seed=7, nexts=4)  # greedy -> T = 1.0
     t = w.texts()
     assert t["prompt"] == "<s> eva has a blue hat" and t["temperature-readout"] == "T = 1.0" and t["seed"] == "7"
     ref = xd.twin(w, prompt="<s> eva has a blue hat", temperature=1.0, seed=7, steps=4).numbers()

@@ -1,6 +1,8 @@
 """Drive the "write with the model" widget of "A model that writes" on a built page, as a reader does,
 and compare it with its Python twin (``WriteWithModel.numbers()`` on the page's own stored weights).
-Used by tests/browser/test_writer_widget.py and tests/browser/test_widgets.py (the shared checks).
+Used by tests/browser/test_writer_widget.py and tests/browser/test_widgets.py (the shared checks);
+``keyboard_write`` also drives "continue the text" (tests/browser/test_continue_text_widget.py), whose
+controls are the same (writer_core.js).
 """
 
 from __future__ import annotations
@@ -69,6 +71,36 @@ def press(w: wd.Widget, name: str, times: int = 1) -> list[float]:
         }}""",
         [name, times],
     )
+
+
+def keyboard_write(w: wd.Widget, prompt: str, *, arrows: int, seed: int, nexts: int, finish: bool = False) -> None:
+    """Write by keyboard alone, on either writer (the controls of writer_core.js): click "clear" (it focuses
+    the prompt box), type ``prompt`` and Tab to the clear button; ArrowRight ``arrows`` times on the
+    temperature slider (a tenth each); type ``seed`` over the seed box's and Tab (its change event); Enter
+    on "start again", ``nexts`` times on the next button and, with ``finish``, once on the finish button."""
+    page = w.page
+
+    def focus(selector: str) -> None:
+        page.evaluate(f"() => {w.root}.querySelector('{selector}').focus()")
+
+    page.evaluate(f"() => {w.root}.querySelector('button[data-name=\"clear\"]').click()")
+    page.keyboard.type(prompt)
+    page.keyboard.press("Tab")  # the clear button
+    focus('input[data-name="temperature"]')
+    for _ in range(arrows):
+        page.keyboard.press("ArrowRight")
+    focus('input[data-name="seed"]')
+    page.keyboard.press("Control+A")
+    page.keyboard.type(str(seed))
+    page.keyboard.press("Tab")  # the change event
+    focus('button[data-name="restart"]')
+    page.keyboard.press("Enter")
+    focus('button[data-name="next"]')
+    for _ in range(nexts):
+        page.keyboard.press("Enter")
+    if finish:
+        focus('button[data-name="finish"]')
+        page.keyboard.press("Enter")
 
 
 def compare(page: dict[str, Any], ref: dict[str, Any], what: str) -> None:
