@@ -91,3 +91,20 @@ def training_report(columns: list[str], cells: list[str], agent: str) -> str:
     """A training widget's benchmark report: a Markdown table of one row (``columns``, right-aligned, over
     ``cells``) and the browser it ran in."""
     return "\n".join([f"| {' | '.join(columns)} |", "|" + "---:|" * len(columns), f"| {' | '.join(cells)} |", "", f"browser: {agent}"])
+
+
+def training_main(doc: str, drv: ModuleType, key: str, measure: Callable[[dict[str, Any], list[float]], tuple[dict[str, Any], str]],
+                  summary: Callable[[list[dict[str, Any]], bool], tuple[list[str], list[str], bool]], *, runs: int,
+                  missing: str, timeout_ms: float = 60_000) -> int:
+    """A training widget's benchmark from its command line (``training_arguments(doc, runs)``) to its exit
+    status: time ``drv``'s default run (``time_training``), then ``summary(rows, typing)`` makes the report's
+    columns and cells and says whether the targets hold, and the report is published. 0 when they hold,
+    1 when they do not, 2 when nothing was timed (no built page, no browser)."""
+    args = training_arguments(doc, runs)
+    timed = time_training(drv, args, key, measure, missing, timeout_ms)
+    if timed is None:
+        return 2
+    rows, agent = timed
+    columns, cells, met = summary(rows, not args.no_typing)
+    publish(training_report(columns, cells, agent), args.out)
+    return 0 if met else 1

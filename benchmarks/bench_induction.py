@@ -20,7 +20,7 @@ import statistics
 import sys
 from typing import Any
 
-from benchmarks._common import publish, time_training, training_arguments, training_report
+from benchmarks._common import training_main
 from bookdev import induction_driver as idr
 
 TARGET_CROSS_S, TARGET_S, TARGET_INPUT_MS = 10.0, 30.0, 50.0
@@ -33,21 +33,18 @@ def _measure(run: dict[str, Any], lags: list[float]) -> tuple[dict[str, float], 
                  f"longest main-thread task {row['slice_ms']:.1f} ms, slowest key {row['lag_ms']:.1f} ms")
 
 
-def main() -> int:
-    args = training_arguments(__doc__, runs=3)
-    timed = time_training(idr, args, "1", _measure, "build the site first", timeout_ms=120_000)
-    if timed is None:
-        return 2
-    rows, agent = timed
+def _summary(rows: list[dict[str, float]], typing: bool) -> tuple[list[str], list[str], bool]:
     cross, whole = statistics.median(r["cross_s"] for r in rows), statistics.median(r["s"] for r in rows)
     worst_lag = max(r["lag_ms"] for r in rows)
-    report = training_report(
-        ["runs", "median time to the induction head", "median time of the default run", "longest main-thread task", "slowest key answered"],
-        [str(len(rows)), f"{cross:.2f} s (target ≤ {TARGET_CROSS_S:g} s)", f"{whole:.2f} s (target ≤ {TARGET_S:g} s)",
-         f"{max(r['slice_ms'] for r in rows):.1f} ms", f"{worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms)"], agent)
-    publish(report, args.out)
-    return 0 if cross <= TARGET_CROSS_S and whole <= TARGET_S and (args.no_typing or worst_lag <= TARGET_INPUT_MS) else 1
+    columns = ["runs", "median time to the induction head", "median time of the default run", "longest main-thread task",
+               "slowest key answered"]
+    cells = [str(len(rows)), f"{cross:.2f} s (target ≤ {TARGET_CROSS_S:g} s)", f"{whole:.2f} s (target ≤ {TARGET_S:g} s)",
+             f"{max(r['slice_ms'] for r in rows):.1f} ms", f"{worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms)"]
+    return columns, cells, cross <= TARGET_CROSS_S and whole <= TARGET_S and (not typing or worst_lag <= TARGET_INPUT_MS)
 
+
+def main() -> int:
+    return training_main(__doc__, idr, "1", _measure, _summary, runs=3, missing="build the site first", timeout_ms=120_000)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -23,7 +23,7 @@ import statistics
 import sys
 from typing import Any
 
-from benchmarks._common import publish, time_training, training_arguments, training_report
+from benchmarks._common import training_main
 from bookdev import trainer_driver as td
 
 TARGET_S = 3.0
@@ -37,22 +37,17 @@ def _measure(run: dict[str, Any], lags: list[float]) -> tuple[dict[str, float], 
                  f"{len(lags)} keys typed, slowest answered after {row['lag_ms']:.1f} ms")
 
 
-def main() -> int:
-    args = training_arguments(__doc__, runs=5)
-    timed = time_training(td, args, "a", _measure, "run 'make site' first")
-    if timed is None:
-        return 2
-    rows, agent = timed
+def _summary(rows: list[dict[str, float]], typing: bool) -> tuple[list[str], list[str], bool]:
     median = statistics.median(r["s"] for r in rows)
-    worst_slice = max(r["slice_ms"] for r in rows)
     worst_lag = max(r["lag_ms"] for r in rows)
-    report = training_report(
-        ["runs", "median time of the default run", "slowest run", "longest main-thread task", "slowest key answered"],
-        [str(len(rows)), f"{median:.2f} s (target ≤ {TARGET_S:g} s)", f"{max(r['s'] for r in rows):.2f} s",
-         f"{worst_slice:.1f} ms", f"{worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms)"], agent)
-    publish(report, args.out)
-    return 0 if median <= TARGET_S and (args.no_typing or worst_lag <= TARGET_INPUT_MS) else 1
+    columns = ["runs", "median time of the default run", "slowest run", "longest main-thread task", "slowest key answered"]
+    cells = [str(len(rows)), f"{median:.2f} s (target ≤ {TARGET_S:g} s)", f"{max(r['s'] for r in rows):.2f} s",
+             f"{max(r['slice_ms'] for r in rows):.1f} ms", f"{worst_lag:.1f} ms (target ≤ {TARGET_INPUT_MS:g} ms)"]
+    return columns, cells, median <= TARGET_S and (not typing or worst_lag <= TARGET_INPUT_MS)
 
+
+def main() -> int:
+    return training_main(__doc__, td, "a", _measure, _summary, runs=5, missing="run 'make site' first")
 
 if __name__ == "__main__":
     sys.exit(main())
