@@ -1,5 +1,6 @@
 """What the benchmark scripts share: progress lines and publishing the final report; and the two training
-widgets' benchmarks, their command line, the site served and the widget timed while a reader types."""
+widgets' benchmarks: their command line, the site served, the widget timed while a reader types, the report
+and the exit status (``training_main``)."""
 
 from __future__ import annotations
 
