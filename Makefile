@@ -40,6 +40,11 @@ $(STAMP): requirements.txt pyproject.toml
 	@echo "==> installing pinned requirements (torch CPU build, Jupyter Book 1, test tools)"
 	$(BIN)/python -m pip install --progress-bar off -r requirements.txt
 	$(BIN)/python -m pip install --progress-bar off -q -e . --no-deps
+	@# jsonschema (under nbformat, jupyter-events) imports rfc3987-syntax when it is there, for its IRI format
+	@# check, which builds three Earley parsers on import: 1.9 s of CPU in every process that reads a notebook
+	@# (each chapter's kernel that glues, every nbval and Sphinx process), about 25 of them in make test. Nothing
+	@# here validates IRIs; without it jsonschema leaves that one format unchecked (docs/notes/TEST_TIME.md).
+	$(BIN)/python -m pip uninstall -q -y rfc3987-syntax
 	@touch $@
 
 .PHONY: setup

@@ -1,8 +1,8 @@
 """Latency of the book's sliders: from a slider's input event to the redrawn numbers, in Chromium.
 
 Serves the built site (_build/html) on 127.0.0.1 with every other host blocked, opens the
-"Softmax", "Why divide by √dₖ" and "Worked example: 'it'" pages (the four sliders of the retired playground)
-and the "Attention that learns" and "A model that writes" pages in Debian's Chromium (Playwright, headless), and for each widget moves one slider
+"Softmax", "Why divide by √dₖ" and "Worked example: 'it'" pages (the four sliders of the retired playground),
+the rotary widget of "Positions", and the "Attention that learns" and "A model that writes" pages in Debian's Chromium (Playwright, headless), and for each widget moves one slider
 through ``--inputs`` positions (default 200), each a different value. Per input, inside the page:
 
     t0 = performance.now(); input.value = …; input.dispatchEvent(new Event("input"));
@@ -42,6 +42,7 @@ SLIDERS = {
     "DotProductSpread": ("dim", lambda s: (0, s["_limits"]["dim"][2], 1)),
     "GeometricAttention": ("query_x", lambda s: (s["_limits"]["query"][0], s["_limits"]["query"][1], s["_limits"]["query"][2])),
     "TrainingReplay": ("index", lambda s: (0, len(s["frames"]) - 1, 1)),
+    "RotaryPositions": ("query_position", lambda s: (0, s["_limits"]["position"][1], 1)),
 }
 # Widgets driven by a text box: each input puts the next of these sentences in the box (one more word
 # each time, then back), as a reader typing or clicking words does.
@@ -51,8 +52,8 @@ TEXT_BOXES = {"AskModel": ("sentence", ["we", "we sat", "we sat on", "we sat on 
 # Widgets driven by a button: each input is a click on it (a new word written); when it is disabled (the
 # story ended), the second button starts again, untimed.
 BUTTONS = {"WriteWithModel": ("next", "restart"), "ContinueText": ("next", "restart")}
-PAGES = ["book/05_softmax.html", "book/06_scaling.html", "book/08_it_attends.html", "book/17_learning.html", "book/19_a_model_that_writes.html",
-         "book/21_real_text.html"]
+PAGES = ["book/05_softmax.html", "book/06_scaling.html", "book/08_it_attends.html", "book/14_positions.html",
+         "book/17_learning.html", "book/19_a_model_that_writes.html", "book/21_real_text.html"]
 # The model's own milliseconds per token of the page's run (since "start again").
 _MODEL_MS = {"WriteWithModel": "(root) => JSON.parse(root.dataset.result).ms", "ContinueText": "(root) => root.result().ms"}
 

