@@ -39,11 +39,13 @@ WATCH_KEYS = """(root) => {
 
 
 def training_arguments(doc: str, runs: int) -> argparse.Namespace:
-    """The command line of a training widget's benchmark: --runs (default ``runs``), --out, --no-typing."""
+    """The command line of a training widget's benchmark: --runs (default ``runs``), --out, --no-typing, --site."""
     parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--runs", type=int, default=runs)
     parser.add_argument("--out", type=Path, help="also write the Markdown report to this file")
     parser.add_argument("--no-typing", action="store_true", help="do not type while it trains (the training time alone)")
+    parser.add_argument("--site", type=Path, default=SITE,
+                        help="the built site to serve (default _build/html; e.g. a copy of an earlier build, to compare)")
     return parser.parse_args()
 
 
@@ -64,16 +66,17 @@ def train_typing(page: Any, w: Any, drv: ModuleType, key: str, typing: bool,
 def time_training(drv: ModuleType, args: argparse.Namespace, key: str,
                   measure: Callable[[dict[str, Any], list[float]], tuple[dict[str, Any], str]], missing: str,
                   timeout_ms: float = 60_000) -> tuple[list[dict[str, Any]], str] | None:
-    """Serve the built site (every other host blocked), open ``drv.PAGE`` in Chromium and train its default run
+    """Serve the built site ``args.site`` (every other host blocked), open ``drv.PAGE`` in Chromium and train its default run
     ``args.runs`` times (``train_typing``, typing ``key`` unless ``args.no_typing``); ``measure(run, lags)`` makes
     each run's row and its progress line. The rows and the browser's user agent; None (with ``missing``, or why
     the browser is missing, printed) where the page is not built or there is no browser."""
-    if not (SITE / drv.PAGE).is_file():
+    site = getattr(args, "site", SITE)
+    if not (site / drv.PAGE).is_file():
         print(f"no built page {drv.PAGE}: {missing}", file=sys.stderr)
         return None
     try:
         rows = []
-        with serve(SITE) as url, chromium() as browser, offline_page(browser, url) as (page, log):
+        with serve(site) as url, chromium() as browser, offline_page(browser, url) as (page, log):
             w = drv.find(page, url)
             agent = page.evaluate("navigator.userAgent")
             page.evaluate(WATCH_KEYS, w.root)

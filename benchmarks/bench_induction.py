@@ -10,7 +10,8 @@ time of the whole run, the longest main-thread task and the slowest key answered
 
 Targets: the phase change within 10 s, the run within 30 s, input answered within 50 ms. The figures are
 recorded in docs/notes/INDUCTION.md, not checked by a timed test. Run from the repository root after the site
-is built: ``python -m benchmarks.bench_induction [--runs N] [--out FILE]``.
+is built: ``python -m benchmarks.bench_induction [--runs N] [--out FILE] [--site DIR]``
+(``--site``: another built site, e.g. a copy of an earlier build to compare).
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ presses Train with the chapter's settings (1000 training and 1000 held-out sente
 
 Targets: the default run in at most 3 s, input answered within 50 ms. The figures are recorded in
 docs/notes/TRAINER.md, not checked by a timed test. Run from the repository root after ``make site``:
-``python -m benchmarks.bench_trainer [--runs N] [--out FILE]``.
+``python -m benchmarks.bench_trainer [--runs N] [--out FILE] [--site DIR]``
+(``--site``: another built site, e.g. a copy of an earlier build to compare).
 """
 
 from __future__ import annotations

@@ -96,7 +96,8 @@ function putFour(y, o, t0, t1, t2, t3, add) {
   else { y[o] = t0; y[o + 1] = t1; y[o + 2] = t2; y[o + 3] = t3; }
 }
 
-// One layer's attention: scores, causal softmax, each head's output times its keep, into buf.z[l].
+// One layer's attention: scores, causal softmax, each head's output times its keep, into buf.z[l]. Four keys
+// at a time (four dot products side by side, each summed over c in order from 0), the same sums bit for bit.
 function attendLayer(st, buf, l, size) {
   const { heads: H, d_model: d, context: n } = st, dh = d / H, sq = Math.sqrt(dh);
   const q = buf.q[l], k = buf.k[l], v = buf.v[l], a = buf.a[l], z = buf.z[l];
@@ -104,21 +105,33 @@ function attendLayer(st, buf, l, size) {
     const ao = (b * H + hd) * n * n, keep = buf.keep[l * H + hd];
     for (let i = 0; i < n; i++) {
       const qo = (b * n + i) * d + hd * dh, row = ao + i * n;
-      let top = -Infinity;
-      for (let j = 0; j <= i; j++) {
+      let j = 0;
+      for (; j + 3 <= i; j += 4) {
+        const k0 = (b * n + j) * d + hd * dh, k1 = k0 + d, k2 = k1 + d, k3 = k2 + d;
+        let t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+        for (let c = 0; c < dh; c++) { const qc = q[qo + c]; t0 += qc * k[k0 + c]; t1 += qc * k[k1 + c]; t2 += qc * k[k2 + c]; t3 += qc * k[k3 + c]; }
+        a[row + j] = t0 / sq; a[row + j + 1] = t1 / sq; a[row + j + 2] = t2 / sq; a[row + j + 3] = t3 / sq;
+      }
+      for (; j <= i; j++) {
         let t = 0;
         const ko = (b * n + j) * d + hd * dh;
         for (let c = 0; c < dh; c++) t += q[qo + c] * k[ko + c];
         a[row + j] = t / sq;
-        if (a[row + j] > top) top = a[row + j];
       }
+      let top = -Infinity;
+      for (j = 0; j <= i; j++) if (a[row + j] > top) top = a[row + j];
       let sum = 0;
-      for (let j = 0; j <= i; j++) { a[row + j] = Math.exp(a[row + j] - top); sum += a[row + j]; }
-      for (let j = 0; j <= i; j++) a[row + j] = a[row + j] / sum;
-      for (let j = i + 1; j < n; j++) a[row + j] = 0;
+      for (j = 0; j <= i; j++) { a[row + j] = Math.exp(a[row + j] - top); sum += a[row + j]; }
+      for (j = 0; j <= i; j++) a[row + j] = a[row + j] / sum;
+      for (j = i + 1; j < n; j++) a[row + j] = 0;
       const acc = buf.acc; // each z[i, c] summed over j in order from 0, as one sum per c would be
       acc.fill(0, 0, dh);
-      for (let j = 0; j <= i; j++) { const aij = a[row + j], vo = (b * n + j) * d + hd * dh; for (let c = 0; c < dh; c++) acc[c] += aij * v[vo + c]; }
+      for (j = 0; j + 3 <= i; j += 4) {
+        const a0 = a[row + j], a1 = a[row + j + 1], a2 = a[row + j + 2], a3 = a[row + j + 3];
+        const v0 = (b * n + j) * d + hd * dh, v1 = v0 + d, v2 = v1 + d, v3 = v2 + d;
+        for (let c = 0; c < dh; c++) acc[c] = acc[c] + a0 * v[v0 + c] + a1 * v[v1 + c] + a2 * v[v2 + c] + a3 * v[v3 + c];
+      }
+      for (; j <= i; j++) { const aij = a[row + j], vo = (b * n + j) * d + hd * dh; for (let c = 0; c < dh; c++) acc[c] += aij * v[vo + c]; }
       for (let c = 0; c < dh; c++) z[qo + c] = acc[c] * keep;
     }
   }
@@ -153,32 +166,41 @@ function inductionForward(w, st, buf, size) {
   return total / (size * (n - 1));
 }
 
-// G[c, e] = Σ_r x[r, c] · y[r, e] (into G, overwritten), summed over r in order; a zero x[r, c] adds nothing.
-// Eight rows at a time where none of their x[r, c] is zero (the same sums, bit for bit, with an eighth of the
-// loads and stores of G).
+// G[c, m] = Σ_r x[r, c] · y[r, m] (into G, overwritten), each summed over r in order from 0. Two columns c and
+// four outputs m at a time, their eight sums in registers over a chunk of OUTER_ROWS rows and carried in G from
+// one chunk to the next. The same sums bit for bit as adding row after row into G, skipping the rows where
+// x[r, c] is zero (as this did before): such a row adds ±0, and a sum that starts at +0 is never -0, so adding
+// ±0 changes nothing while y is finite (it is: the loss was finite).
+const OUTER_ROWS = 32;
 function outerSum(x, y, G, rows, d, e) {
   G.fill(0);
-  const r8 = rows - (rows % 8);
-  for (let r = 0; r < r8; r += 8) {
-    const y0 = r * e, y1 = y0 + e, y2 = y1 + e, y3 = y2 + e, y4 = y3 + e, y5 = y4 + e, y6 = y5 + e, y7 = y6 + e;
-    for (let c = 0; c < d; c++) {
-      const x0 = x[r * d + c], x1 = x[(r + 1) * d + c], x2 = x[(r + 2) * d + c], x3 = x[(r + 3) * d + c];
-      const x4 = x[(r + 4) * d + c], x5 = x[(r + 5) * d + c], x6 = x[(r + 6) * d + c], x7 = x[(r + 7) * d + c], go = c * e;
-      if (x0 === 0 || x1 === 0 || x2 === 0 || x3 === 0 || x4 === 0 || x5 === 0 || x6 === 0 || x7 === 0) { for (let k = r; k < r + 8; k++) outerRow(x, y, G, k, c, d, e); continue; }
-      for (let m = 0; m < e; m++) {
-        G[go + m] = G[go + m] + x0 * y[y0 + m] + x1 * y[y1 + m] + x2 * y[y2 + m] + x3 * y[y3 + m] + x4 * y[y4 + m] + x5 * y[y5 + m] + x6 * y[y6 + m] + x7 * y[y7 + m];
+  const d2 = d - (d % 2), e4 = e - (e % 4);
+  for (let r0 = 0; r0 < rows; r0 += OUTER_ROWS) {
+    const r1 = Math.min(rows, r0 + OUTER_ROWS);
+    for (let c = 0; c < d2; c += 2) {
+      const g0 = c * e, g1 = g0 + e;
+      for (let m = 0; m < e4; m += 4) {
+        let t0 = G[g0 + m], t1 = G[g0 + m + 1], t2 = G[g0 + m + 2], t3 = G[g0 + m + 3];
+        let u0 = G[g1 + m], u1 = G[g1 + m + 1], u2 = G[g1 + m + 2], u3 = G[g1 + m + 3];
+        for (let r = r0; r < r1; r++) {
+          const xo = r * d + c, x0 = x[xo], x1 = x[xo + 1], yo = r * e + m, y0 = y[yo], y1 = y[yo + 1], y2 = y[yo + 2], y3 = y[yo + 3];
+          t0 += x0 * y0; t1 += x0 * y1; t2 += x0 * y2; t3 += x0 * y3;
+          u0 += x1 * y0; u1 += x1 * y1; u2 += x1 * y2; u3 += x1 * y3;
+        }
+        G[g0 + m] = t0; G[g0 + m + 1] = t1; G[g0 + m + 2] = t2; G[g0 + m + 3] = t3;
+        G[g1 + m] = u0; G[g1 + m + 1] = u1; G[g1 + m + 2] = u2; G[g1 + m + 3] = u3;
       }
+      for (let m = e4; m < e; m++) { outerOne(x, y, G, r0, r1, c, m, d, e); outerOne(x, y, G, r0, r1, c + 1, m, d, e); }
     }
+    for (let c = d2; c < d; c++) for (let m = 0; m < e; m++) outerOne(x, y, G, r0, r1, c, m, d, e);
   }
-  for (let r = r8; r < rows; r++) for (let c = 0; c < d; c++) outerRow(x, y, G, r, c, d, e);
 }
 
-// G[c, :] += x[r, c] · y[r, :], nothing where x[r, c] is zero.
-function outerRow(x, y, G, r, c, d, e) {
-  const xc = x[r * d + c];
-  if (xc === 0) return;
-  const go = c * e, yo = r * e;
-  for (let m = 0; m < e; m++) G[go + m] += xc * y[yo + m];
+// G[c, m] += Σ_r x[r, c] · y[r, m] over the rows r0 .. r1 - 1, in order.
+function outerOne(x, y, G, r0, r1, c, m, d, e) {
+  let t = G[c * e + m];
+  for (let r = r0; r < r1; r++) t += x[r * d + c] * y[r * e + m];
+  G[c * e + m] = t;
 }
 
 // y[r, :] (+)= x[r, :] @ Wᵀ for W (d × e) and x (rows × e); two rows and four outputs at a time, each
@@ -210,7 +232,9 @@ function matOneT(x, W, y, r, c, d, e, add) {
   y[r * d + c] = add ? y[r * d + c] + t : t;
 }
 
-// The backward pass of one layer's attention: from buf.dz (times keep already) to buf.dq, dk, dv.
+// The backward pass of one layer's attention: from buf.dz (times keep already) to buf.dq, dk, dv. Four keys at a
+// time; every sum (each da[j] over c, ad over j, each dq, dk, dv entry over its terms) in the order of the
+// one-key loop, so the same numbers bit for bit.
 function attendBack(st, buf, l, size) {
   const { heads: H, d_model: d, context: n } = st, dh = d / H, sq = Math.sqrt(dh);
   const q = buf.q[l], k = buf.k[l], v = buf.v[l], a = buf.a[l], dz = buf.dz, dq = buf.dq, dk = buf.dk, dv = buf.dv, da = buf.da, ds = buf.ds;
@@ -219,15 +243,36 @@ function attendBack(st, buf, l, size) {
     const ao = (b * H + hd) * n * n;
     for (let i = 0; i < n; i++) {
       const io = (b * n + i) * d + hd * dh, row = ao + i * n;
-      let ad = 0;
-      for (let j = 0; j <= i; j++) {
+      let j = 0;
+      for (; j + 3 <= i; j += 4) {
+        const j0 = (b * n + j) * d + hd * dh, j1 = j0 + d, j2 = j1 + d, j3 = j2 + d;
+        const a0 = a[row + j], a1 = a[row + j + 1], a2 = a[row + j + 2], a3 = a[row + j + 3];
+        let t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+        for (let c = 0; c < dh; c++) {
+          const g = dz[io + c];
+          t0 += g * v[j0 + c]; t1 += g * v[j1 + c]; t2 += g * v[j2 + c]; t3 += g * v[j3 + c];
+          dv[j0 + c] += a0 * g; dv[j1 + c] += a1 * g; dv[j2 + c] += a2 * g; dv[j3 + c] += a3 * g;
+        }
+        da[j] = t0; da[j + 1] = t1; da[j + 2] = t2; da[j + 3] = t3;
+      }
+      for (; j <= i; j++) {
         const jo = (b * n + j) * d + hd * dh, aij = a[row + j];
         let t = 0;
         for (let c = 0; c < dh; c++) { t += dz[io + c] * v[jo + c]; dv[jo + c] += aij * dz[io + c]; }
-        da[j] = t; ad += aij * t;
+        da[j] = t;
       }
-      for (let j = 0; j <= i; j++) ds[j] = (a[row + j] * (da[j] - ad)) / sq;
-      for (let j = 0; j <= i; j++) {
+      let ad = 0;
+      for (j = 0; j <= i; j++) ad += a[row + j] * da[j];
+      for (j = 0; j <= i; j++) ds[j] = (a[row + j] * (da[j] - ad)) / sq;
+      for (j = 0; j + 3 <= i; j += 4) {
+        const j0 = (b * n + j) * d + hd * dh, j1 = j0 + d, j2 = j1 + d, j3 = j2 + d, s0 = ds[j], s1 = ds[j + 1], s2 = ds[j + 2], s3 = ds[j + 3];
+        for (let c = 0; c < dh; c++) {
+          const qc = q[io + c];
+          dq[io + c] = dq[io + c] + s0 * k[j0 + c] + s1 * k[j1 + c] + s2 * k[j2 + c] + s3 * k[j3 + c];
+          dk[j0 + c] += s0 * qc; dk[j1 + c] += s1 * qc; dk[j2 + c] += s2 * qc; dk[j3 + c] += s3 * qc;
+        }
+      }
+      for (; j <= i; j++) {
         const jo = (b * n + j) * d + hd * dh, sj = ds[j];
         for (let c = 0; c < dh; c++) { dq[io + c] += sj * k[jo + c]; dk[jo + c] += sj * q[io + c]; }
       }
