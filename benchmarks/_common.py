@@ -34,7 +34,6 @@ WATCH_KEYS = """(root) => {
   const el = eval(root), box = el.querySelector('[data-name="ask"]');
   window.__lags = [];
   box.addEventListener("keydown", (e) => window.__lags.push(performance.now() - e.timeStamp));
-  box.disabled = false;  // typing into the box while it trains, as a reader may
 }"""
 
 
@@ -70,7 +69,7 @@ def time_training(drv: ModuleType, args: argparse.Namespace, key: str,
     ``args.runs`` times (``train_typing``, typing ``key`` unless ``args.no_typing``); ``measure(run, lags)`` makes
     each run's row and its progress line. The rows and the browser's user agent; None (with ``missing``, or why
     the browser is missing, printed) where the page is not built or there is no browser."""
-    site = getattr(args, "site", SITE)
+    site = args.site
     if not (site / drv.PAGE).is_file():
         print(f"no built page {drv.PAGE}: {missing}", file=sys.stderr)
         return None

@@ -47,5 +47,6 @@ def _summary(rows: list[dict[str, float]], typing: bool) -> tuple[list[str], lis
 def main() -> int:
     return training_main(__doc__, idr, "1", _measure, _summary, runs=3, missing="build the site first", timeout_ms=120_000)
 
+
 if __name__ == "__main__":
     sys.exit(main())

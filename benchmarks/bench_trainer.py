@@ -50,5 +50,6 @@ def _summary(rows: list[dict[str, float]], typing: bool) -> tuple[list[str], lis
 def main() -> int:
     return training_main(__doc__, td, "a", _measure, _summary, runs=5, missing="run 'make site' first")
 
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,7 +14,7 @@ import pytest
 from bookdev import widgets as wd
 
 from . import continue_text_driver as cd
-from .writer_driver import keyboard_write
+from .writer_driver import keyboard_write, press
 
 pytestmark = pytest.mark.browser
 
@@ -101,11 +101,8 @@ def test_buttons_and_the_keyboard_write_what_python_writes(chapter) -> None:  # 
     assert t["temperature-readout"] == "T = 0.7" and t["seed"] == "11"
     ref = cd.twin(w, prompt="JULIET:\nO Rom", temperature=0.7, top_k=65, top_p=1.0, seed=11, steps=67).numbers()
     cd.compare(cd.result(w), ref, "typed and pressed")
-    page.evaluate(f"""() => {{
-      const root = {w.root}, next = root.querySelector('button[data-name="next"]');
-      root.querySelector('button[data-name="restart"]').click();
-      for (let i = 0; i < 30; i++) {{ next.click(); }}
-    }}""")
+    press(w, "restart")
+    press(w, "next", 30)
     assert len(cd.result(w)["new"]) == 30
     assert wd.phone_problems(page, w) == []  # on a 390 px phone, the card fits
     page.set_viewport_size({"width": 1280, "height": 900})
