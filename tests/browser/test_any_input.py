@@ -1,10 +1,11 @@
 """Pages that survive any input, on the built site with every other host blocked: a long unknown word
 is shortened in the writer's and the ask widget's message; the writer's seed box shows the seed in
-use and says when it keeps it (an empty box, text); greedy says why top-k and top-p are off; and the
-widget and exercise cards read right in both themes (a card's native controls are drawn for its own
-background; no pale frame around a card in the dark theme; the writer's strip and every widget's
-charts and buttons dark on a dark page, with their contrast). That every control of every widget takes long, empty, Unicode and
-out-of-range values is checked on test_widgets.py's load of each widget page.
+use and says when it keeps it (an empty box, text); greedy says why top-k and top-p are off; and cards
+read right in both themes (an exercise card's native radio buttons are drawn for its own background;
+the writer's strip and the trainer's charts, once they have drawn, dark on a dark page, with their
+contrast). That every control of every widget takes long, empty, Unicode and out-of-range values, and
+that every widget's charts, buttons and card follow the theme as loaded (theme_checks.py), is checked
+on test_widgets.py's load of each widget page.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from bookdev import trainer_driver as td
 from bookdev import widgets as wd
 from bookdev.site import PHONE, THEMES, set_theme
 
+from . import theme_checks as tc
 from . import writer_driver as xd
 
 pytestmark = pytest.mark.browser
@@ -128,40 +130,8 @@ def test_exercise_cards_and_their_radio_buttons_read_right_in_both_themes(open_p
         assert abs(centre - card) < 60, f"{theme}: an unchecked radio button's inside is {centre:.0f}, its card {card:.0f}"
 
 
-# --- cards that follow the theme (issue 51 §2) -----------------------------------------------------------
-# Every widget card and exercise card, and what lies between it and its cell's output box: the boxes
-# that are painted (a background that is not transparent) or padded, and the card's width.
-_FRAMES = """() => [...document.querySelectorAll('.attnw, .attnex')].map((card) => {
-  const frames = [];
-  for (let p = card.parentElement; p && !p.classList.contains('cell_output'); p = p.parentElement) {
-    const cs = getComputedStyle(p);
-    const painted = !/^(transparent|rgba\\(0, 0, 0, 0\\))$/.test(cs.backgroundColor);
-    if (painted || parseFloat(cs.paddingLeft) > 0) frames.push(`${p.tagName.toLowerCase()}.${[...p.classList].join('.')} ${cs.backgroundColor} padding ${cs.paddingLeft}`);
-  }
-  return { card: card.classList.contains('attnw') ? 'widget' : 'exercise', width: card.getBoundingClientRect().width, frames };
-})"""
-
-
-def _lum(rgb: list[float]) -> float:
-    """The relative luminance of an sRGB colour (0-255 channels), as WCAG defines it."""
-    lin = [c / 255 / 12.92 if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb[:3]]
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-
-def _contrast(a: list[float], b: list[float]) -> float:
-    hi, lo = sorted((_lum(a), _lum(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-def _over(top: list[float], under: list[float]) -> list[float]:
-    """``top`` (r, g, b, alpha) painted over the opaque ``under``."""
-    a = top[3] if len(top) > 3 else 1.0
-    return [a * t + (1 - a) * u for t, u in zip(top[:3], under[:3], strict=True)]
-
-
-_RGBA = "const rgba = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return m.length === 3 ? [...m, 1] : m; };"
 # The writer's attention strip: its ground, its card's, and each word's shade and ink, as the page computes them.
-_STRIP = f"""() => {{ {_RGBA}
+_STRIP = f"""() => {{ {tc.RGBA}
   const strip = document.querySelector('.attnw-writer .attnw-strip');
   return {{ bg: rgba(getComputedStyle(strip).backgroundColor), card: rgba(getComputedStyle(strip.closest('.attnw')).backgroundColor),
     cells: [...strip.querySelectorAll('.attnw-cell')].map((c) => ({{ weight: Number(c.dataset.weight),
@@ -171,33 +141,13 @@ _STRIP = f"""() => {{ {_RGBA}
       const out = {{ weight: w, bg: rgba(getComputedStyle(c).backgroundColor), ink: rgba(getComputedStyle(c).color) }};
       c.remove(); return out; }}) }}; }}"""
 # The trainer's charts: each one's panel, axis, label and curve (or first bar), and their card's ground.
-_CHARTS = f"""() => {{ {_RGBA}
+_CHARTS = f"""() => {{ {tc.RGBA}
   const card = document.querySelector('.attnw-trainer');
   return {{ card: rgba(getComputedStyle(card).backgroundColor), charts: [...card.querySelectorAll('.attnw-chart')].map((svg) => {{
     const curve = svg.querySelector('polyline.attnw-series'), bar = svg.querySelector('rect');
     return {{ name: svg.dataset.name, bg: rgba(getComputedStyle(svg).backgroundColor),
       axis: rgba(getComputedStyle(svg.querySelector('line')).stroke), label: rgba(getComputedStyle(svg.querySelector('.attnw-barlab')).fill),
       mark: rgba(curve ? getComputedStyle(curve).stroke : getComputedStyle(bar).fill) }}; }}) }}; }}"""
-
-
-@pytest.mark.parametrize("chapter", ["book/17_learning.html", "book/19_a_model_that_writes.html"])
-def test_cards_sit_on_the_page_in_both_themes(open_page, chapter: str) -> None:  # noqa: ANN001
-    """No pale frame around a card in the dark theme (the theme's dark panel on widget areas and HTML
-    outputs: rgb(206, 214, 221), 8 px of it, before issue 51), so a card is as wide in dark as in light,
-    at a desktop's width and a phone's."""
-    page, log = open_page(chapter)
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        seen = {}
-        for theme in THEMES:
-            set_theme(page, theme)
-            cards = page.evaluate(_FRAMES)
-            assert {c["card"] for c in cards} == {"widget", "exercise"}, (chapter, cards)
-            framed = [c for c in cards if c["frames"]]
-            assert not framed, f"{chapter} at {width} px, {theme}: cards framed by {framed[0]['frames']}"
-            seen[theme] = [round(c["width"]) for c in cards]
-        assert seen["dark"] == seen["light"], f"{chapter} at {width} px: card widths {seen}"
-    assert log.page_errors == []
 
 
 def test_the_writers_strip_and_the_trainers_charts_follow_the_theme(offline_page, site_url) -> None:  # noqa: ANN001
@@ -219,107 +169,16 @@ def test_the_writers_strip_and_the_trainers_charts_follow_the_theme(offline_page
         charts[theme] = page.evaluate(_CHARTS)
     for theme in THEMES:
         dark, r = theme == "dark", strips[theme]
-        ground = _over(r["bg"], r["card"])
-        assert (_lum(ground) < 0.2) == dark, f"{theme}: the attention strip's ground is {ground}"
+        ground = tc.over(r["bg"], r["card"])
+        assert (tc.lum(ground) < 0.2) == dark, f"{theme}: the attention strip's ground is {ground}"
         assert len(r["cells"]) >= 4 and r["probes"][-1]["bg"][3] > 0.4, r["probes"]  # a word of weight 1 is shaded
         for c in r["cells"] + r["probes"]:  # the words written, and a word of each weight 0, 0.25, ..., 1
-            ratio = _contrast(c["ink"], _over(c["bg"], ground))
+            ratio = tc.contrast(c["ink"], tc.over(c["bg"], ground))
             assert ratio >= 4.5, f"{theme}: a word of weight {c['weight']} has {ratio:.2f}:1"
         assert [ch["name"] for ch in charts[theme]["charts"]] == ["loss-curve", "accuracy-curve", "row", "ask-row"], charts[theme]
         for ch in charts[theme]["charts"]:
-            panel = _over(ch["bg"], charts[theme]["card"])
-            assert (_lum(panel) < 0.2) == dark, f"{theme}: chart {ch['name']} is drawn on {panel}"
+            panel = tc.over(ch["bg"], charts[theme]["card"])
+            assert (tc.lum(panel) < 0.2) == dark, f"{theme}: chart {ch['name']} is drawn on {panel}"
             for part in ("axis", "label", "mark"):
-                assert _contrast(ch[part], panel) >= 3, f"{theme}: chart {ch['name']}'s {part} {ch[part]} on {panel}"
-    assert log.page_errors == [] and log.console_errors == []
-
-
-# Every chart of every widget card on a page, as drawn: its panel over its card; each text's ink and
-# the colour under it (the panel, or the painted rectangle or dot its centre lies on, at its opacity); each
-# line, curve, dot and bar's paint; a heat map's first cell at the weights 0, 0.25, ..., 1 (its shade
-# and opacity as the page computes them); and every enabled button's ground and ink over its card.
-_CARD_PAINT = f"""() => {{ {_RGBA}
-  const paint = (c) => (c && c !== 'none' && !c.startsWith('url') ? rgba(c) : null);
-  const inside = (b, r) => b.left + b.width / 2 >= r.left && b.left + b.width / 2 <= r.right && b.top + b.height / 2 >= r.top && b.top + b.height / 2 <= r.bottom;
-  return [...document.querySelectorAll('.attnw')].map((card) => {{
-    const cardBg = rgba(getComputedStyle(card).backgroundColor);
-    const charts = [...card.querySelectorAll('.attnw-chart')].map((svg) => {{
-      const cells = [...svg.querySelectorAll('rect, circle')].map((r) => {{ const cs = getComputedStyle(r);
-        return {{ box: r.getBoundingClientRect(), fill: paint(cs.fill), opacity: Number(cs.fillOpacity), heat: r.classList.contains('attnw-heat') }}; }})
-        .filter((c) => c.fill && c.box.width > 0);
-      const texts = [...svg.querySelectorAll('text')].filter((e) => e.textContent.trim() && e.getBoundingClientRect().width > 0).map((e) => {{
-        const b = e.getBoundingClientRect(), under = cells.filter((c) => inside(b, c.box)).pop();
-        return {{ text: e.textContent.slice(0, 12), ink: paint(getComputedStyle(e).fill), under: under ? [...under.fill.slice(0, 3), under.fill[3] * under.opacity] : null }}; }});
-      const marks = [];
-      for (const e of svg.querySelectorAll('line, polyline, circle, rect, path')) {{
-        const cs = getComputedStyle(e), tag = e.tagName.toLowerCase();
-        if (paint(cs.stroke) && parseFloat(cs.strokeWidth) > 0) marks.push({{ what: `${{tag}} stroke`, paint: paint(cs.stroke) }});
-        if (paint(cs.fill) && !['line', 'polyline'].includes(tag) && !e.classList.contains('attnw-heat')) marks.push({{ what: `${{tag}} fill`, paint: paint(cs.fill) }});
-      }}
-      const heat = svg.querySelector('rect.attnw-heat'), probes = [];
-      if (heat) {{
-        const before = heat.style.getPropertyValue('--w');
-        for (const w of [0, 0.25, 0.5, 0.75, 1]) {{ heat.style.setProperty('--w', String(w)); const cs = getComputedStyle(heat);
-          probes.push({{ weight: w, cell: [...rgba(cs.fill).slice(0, 3), Number(cs.fillOpacity)] }}); }}
-        heat.style.setProperty('--w', before);
-      }}
-      const ink = heat ? rgba(getComputedStyle(svg.querySelector('text.attnw-barval')).fill) : null;
-      return {{ name: svg.dataset.name || svg.querySelector('title')?.textContent.slice(0, 30), bg: rgba(getComputedStyle(svg).backgroundColor), texts, marks, probes, ink }}; }});
-    const buttons = [...card.querySelectorAll('button')].filter((b) => !b.disabled && b.getBoundingClientRect().width > 0).map((b) => ({{
-      name: b.dataset.name || b.textContent.slice(0, 12), bg: rgba(getComputedStyle(b).backgroundColor), ink: rgba(getComputedStyle(b).color) }}));
-    return {{ kind: [...card.classList].join('.'), card: cardBg, strip: !!card.querySelector('.attnw-strip'), charts, buttons }};
-  }}); }}"""
-
-WIDGET_CHAPTERS = ("book/05_softmax.html", "book/06_scaling.html", "book/08_it_attends.html", "book/14_positions.html",
-                   "book/15_decoding.html", "book/17_learning.html", "book/19_a_model_that_writes.html",
-                   "book/20_induction_heads.html", "book/21_real_text.html")
-
-
-def _paint_problems(theme: str, cards: list) -> list[str]:
-    """What in `cards` (from _CARD_PAINT) does not follow `theme`: a chart's panel or a button of the other
-    theme's lightness; a text under 4.5:1 against what lies under it; a line, curve, dot or bar under 3:1
-    against its panel; a heat map's ink under 4.5:1 on a cell of any weight."""
-    dark, bad = theme == "dark", []
-    for card in cards:
-        for ch in card["charts"]:
-            where = f"{card['kind']} chart {ch['name']!r}"
-            panel = _over(ch["bg"], card["card"])
-            if (_lum(panel) < 0.2) != dark:
-                bad.append(f"{where} is drawn on {[round(c) for c in panel]}")
-            for tx in ch["texts"]:
-                ground = _over(tx["under"], panel) if tx["under"] else panel
-                if _contrast(tx["ink"], ground) < 4.5:
-                    bad.append(f"{where}: text {tx['text']!r} {tx['ink']} on {ground}: {_contrast(tx['ink'], ground):.2f}:1")
-            for mk in ch["marks"]:
-                if _contrast(mk["paint"], panel) < 3 and [round(c) for c in mk["paint"][:3]] != [round(c) for c in panel]:
-                    bad.append(f"{where}: {mk['what']} {mk['paint']} on {panel}: {_contrast(mk['paint'], panel):.2f}:1")
-            for pr in ch["probes"]:
-                cell = _over(pr["cell"], panel)
-                if _contrast(ch["ink"], cell) < 4.5:
-                    bad.append(f"{where}: its ink on a cell of weight {pr['weight']}: {_contrast(ch['ink'], cell):.2f}:1")
-        for b in card["buttons"]:
-            ground = _over(b["bg"], card["card"])
-            if (_lum(ground) < 0.2) != dark or _contrast(b["ink"], ground) < 4.5:
-                bad.append(f"{card['kind']} button {b['name']!r}: {b['ink']} on {[round(c) for c in ground]}")
-    return bad
-
-
-@pytest.mark.parametrize("chapter", WIDGET_CHAPTERS)
-def test_every_widgets_charts_and_buttons_follow_the_theme(offline_page, site_url, chapter: str) -> None:  # noqa: ANN001
-    """Every chart of every widget on the chapter is a panel of its card's theme (they were white panels
-    on the dark page): its texts at 4.5:1 against what lies under them (a heat map's cell at any weight
-    included), its lines, curves, dots and bars at 3:1 against the panel; its buttons are of the card's
-    theme too. A card without a chart is the writer's (its strip is held above). At a desktop's width
-    and a phone's."""
-    page, log = offline_page
-    wd.load_widget_page(page, site_url, chapter)
-    for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        for theme in THEMES:
-            set_theme(page, theme)
-            cards = page.evaluate(_CARD_PAINT)
-            assert cards, f"{chapter}: no widget card"
-            assert all(c["charts"] or c["strip"] for c in cards), [(c["kind"], len(c["charts"])) for c in cards]
-            problems = _paint_problems(theme, cards)
-            assert not problems, f"{chapter} at {width} px, {theme}: {len(problems)} problems, e.g. " + "; ".join(problems[:6])
+                assert tc.contrast(ch[part], panel) >= 3, f"{theme}: chart {ch['name']}'s {part} {ch[part]} on {panel}"
     assert log.page_errors == [] and log.console_errors == []

@@ -1,6 +1,7 @@
 """The sliders on the built site, with every host but the local server blocked: each renders, shows
 the numbers attnlib computes in Python for the same state (to 3 decimals), never shows NaN, moves
-with the keyboard and the mouse, survives any input, and requests nothing from another host. (axe
+with the keyboard and the mouse, follows both themes (its charts, buttons and card, theme_checks.py),
+survives any input, and requests nothing from another host. (axe
 inside the widgets, in light and dark mode, is checked on every slider page in test_pages.py.)
 """
 
@@ -36,10 +37,12 @@ from bookdev.site import AXE, PHONE, WIDGET_PAGES
 from . import continue_text_driver as cd
 from . import learning_driver as ld
 from . import rotary_driver as rd
+from . import theme_checks as tc
 from . import writer_driver as xd
 
 pytestmark = pytest.mark.browser
 
+WIDTHS = (1280, PHONE["width"])  # a desktop's, then a phone's (the same page, the window narrowed)
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
 CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
                                     RotaryPositions, TrainingReplay, AskModel, DecodingStepper, WriteWithModel,
@@ -247,17 +250,20 @@ CHECKS = {
 def test_widgets_render_offline_show_what_attnlib_computes_and_survive_any_input(widget_view) -> None:  # noqa: ANN001
     """As loaded: every widget rendered, no NaN, no error, nothing from another host, and the page
     embeds attnlib's ES modules as they are now; then every slider, moved through its range, shows the
-    numbers attnlib computes for it; then the arrow keys move every slider; then every control of every
-    widget takes long, empty, Unicode and out-of-range values and every button is pressed, at a
-    desktop's width and at a phone's (:func:`bookdev.widgets.any_input_problems`). One load of the page
-    for all five."""
+    numbers attnlib computes for it; then the arrow keys move every slider; then, at a desktop's width and
+    a phone's, every widget's charts, buttons and card follow each theme (:func:`theme_checks.theme_problems`);
+    then every control of every widget takes long, empty, Unicode and out-of-range values and every
+    button is pressed, at both widths (:func:`bookdev.widgets.any_input_problems`). One load of the page
+    for all six."""
     name, page, log, widgets = widget_view
     _render_offline_without_errors(name, page, log, widgets)
     _embed_the_current_es_modules(name, widgets)
     for w in widgets:
         CHECKS[w.kind](w)
     _keyboard_moves_every_slider(page, widgets)
-    for width in (1280, PHONE["width"]):
+    themes = tc.theme_problems(page, WIDTHS)
+    assert not themes, f"{name}: {len(themes)} problems with the theme, e.g. " + "; ".join(themes[:6])
+    for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         cards, problems = wd.any_input_problems(page)
         assert cards > 0, f"{name}: no widget card"
