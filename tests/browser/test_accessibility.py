@@ -65,9 +65,16 @@ _EVERY_WORD = r"""async ([within, count]) => {
 }"""
 
 
+# The first `count` elements `within` selects that lie in no other stay; the later ones are removed (on
+# api.html, 29,000 elements: axe builds its tree of the whole page, 3 to 4 times the guard's time). What
+# lies under and around the first ones, where their colours come from, is unchanged.
+_KEEP_FIRST = """([within, count]) => [...document.querySelectorAll(within)].filter((e) => !e.parentElement.closest(within))
+  .slice(count).forEach((e) => e.remove())"""
+
+
 @pytest.mark.parametrize(("name", "within", "count", "themes", "least"), [
     ("book/03_qkv.html", "main", 1, THEMES, 1500),  # code cells shown and folded, outputs, inline code (1,540 in 2026-11)
-    ("book/api.html", "dl.py", 12, ("light",), 400),  # the first API signatures (the whole page: 20 s a theme)
+    ("book/api.html", "dl.py", 12, ("light",), 400),  # the first API signatures (462 words in 2026-11)
 ])
 def test_one_word_of_each_kind_gets_the_verdict_of_every_word(open_page, name: str, within: str, count: int,  # noqa: ANN001
                                                               themes: tuple[str, ...], least: int) -> None:
@@ -76,6 +83,7 @@ def test_one_word_of_each_kind_gets_the_verdict_of_every_word(open_page, name: s
     does, decides what checking all of them would."""
     assert AXE.is_file(), "axe-core is missing: run 'npm ci' (make test does)"
     page, _ = open_page(name)
+    page.evaluate(_KEEP_FIRST, [within, count])
     inject_axe(page)  # as read_page does; _EVERY_WORD then sets the contrast rule to check every element
     for theme in themes:
         set_theme(page, theme)
