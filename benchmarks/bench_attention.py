@@ -6,7 +6,8 @@ Run with ``make bench`` (writes ``benchmarks/RESULTS.md``) or
 runs it so that the benchmark cannot break unseen; its numbers mean nothing.
 
 Every measurement runs in a fresh Python subprocess, so that each one starts from the same state
-and its peak memory belongs to it alone. Within one sequence length the three implementations
+and its peak memory belongs to it alone (``--quick``: the first one; the others run in the driver, as
+each fresh process spends about 2 s importing torch). Within one sequence length the three implementations
 run back to back (several interleaved rounds at small n), and the GEMM reference is re-measured
 next to every SDPA run: the machine is shared and noisy, so only ratios measured side by side
 in one run mean anything. Chapter: "Attention at scale".
@@ -309,9 +310,16 @@ def tile_section(tile: dict, b: int, h: int) -> list[str]:
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_worker(spec: dict, env: dict[str, str]) -> dict:
+WORKERS = {"attention": worker_attention, "breakdown": worker_breakdown, "decode": worker_decode, "tile": worker_tile}
+
+
+def run_worker(spec: dict, env: dict[str, str], *, fresh: bool = True) -> dict:
     """One measurement in a fresh process, started as this module (``python -m``) from the repository
-    root, so that it imports ``benchmarks._common`` and this checkout's attnlib as the driver does."""
+    root, so that it imports ``benchmarks._common`` and this checkout's attnlib as the driver does.
+    ``fresh=False`` (``--quick`` after its first measurement) runs it in this process instead."""
+    if not fresh:
+        args = dict(spec)
+        return json.loads(json.dumps(WORKERS[args.pop("kind")](**args)))  # what a worker would print
     cmd = [sys.executable, "-m", "benchmarks.bench_attention", "--worker", json.dumps(spec)]
     path = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(env, PYTHONPATH=path), cwd=ROOT, check=False)
@@ -372,14 +380,16 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.worker:
         spec = json.loads(args.worker)
-        kind = spec.pop("kind")
-        workers = {"attention": worker_attention, "breakdown": worker_breakdown, "decode": worker_decode,
-                   "tile": worker_tile}
-        result = workers[kind](**spec)
-        print(json.dumps(result))
+        print(json.dumps(WORKERS[spec.pop("kind")](**spec)))
         return 0
 
     b, h, d = args.batch, args.heads, args.dim
+    started = []  # measurements run so far: --quick starts a fresh process for the first one only
+
+    def measure(spec: dict, env: dict[str, str]) -> dict:
+        started.append(spec["kind"])
+        return run_worker(spec, env, fresh=not args.quick or len(started) == 1)
+
     env = dict(os.environ)
     if args.omp_wait_policy:
         env["OMP_WAIT_POLICY"] = args.omp_wait_policy
@@ -407,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 spec = {"kind": "attention", "impl": impl, "b": b, "h": h, "n": n, "d": d, "reps": reps,
                         "gemm_reps": (1 if args.quick else 3) if impl == "sdpa" else 0}
-                res = run_worker(spec, env)
+                res = measure(spec, env)
                 res["load"] = os.getloadavg()[0]  # the 1-minute load average right after this measurement
                 results[n][impl].append(res)
                 gemm[n].extend(res["gemm_times"])
@@ -417,14 +427,14 @@ def main(argv: list[str] | None = None) -> int:
                     f"   [{time.perf_counter() - t_start:5.0f} s elapsed]")
     decode = []
     for n in (args.sizes[:1] if args.quick else DECODE_SIZES):
-        res = run_worker({"kind": "decode", "n": n, "h": h, "d": d, "reps": 2 if args.quick else 30}, env)
+        res = measure({"kind": "decode", "n": n, "h": h, "d": d, "reps": 2 if args.quick else 30}, env)
         decode.append(res)
         say(f"  decoding token {n}: cached {1e3 * res['cached']:.2f} ms, recomputed {1e3 * res['recomputed']:.1f} ms "
             f"({res['recomputed'] / res['cached']:.0f}x)   [{time.perf_counter() - t_start:5.0f} s elapsed]")
     say("  one tile step, eager" + ("" if args.quick else " and compiled (torch.compile takes a minute)") + " ...")
     # an empty Inductor cache, so that compile_s is what a first compile costs, not a cache hit
     with tempfile.TemporaryDirectory(prefix="inductor-") as cache:
-        tile = run_worker({"kind": "tile", "b": b, "h": h, "d": d, "rounds": 1 if args.quick else 5,
+        tile = measure({"kind": "tile", "b": b, "h": h, "d": d, "rounds": 1 if args.quick else 5,
                            "compile": not args.quick}, dict(env, TORCHINDUCTOR_CACHE_DIR=cache))
     tile.update(date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), load=os.getloadavg()[0], machine=info,
                 omp_wait_policy=env.get("OMP_WAIT_POLICY", "(default)"))
@@ -437,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
     breakdown = None
     if speed_n:
         say(f"  breakdown of the readable attention at n={speed_n} ...")
-        breakdown = run_worker({"kind": "breakdown", "b": b, "h": h, "n": speed_n, "d": d,
+        breakdown = measure({"kind": "breakdown", "b": b, "h": h, "n": speed_n, "d": d,
                                 "rounds": 1 if args.quick else 3}, env)
 
     # ------------------------------------------------------------------ summarise

@@ -150,7 +150,8 @@ def test_stable_ids_leave_a_notebook_without_widgets_alone() -> None:
 
 # --- the benchmarks ---------------------------------------------------------------------------
 def test_bench_attention_runs_in_its_quick_form(tmp_path: Path) -> None:
-    """`make bench`'s command at a small size, one round: every worker process starts and reports."""
+    """`make bench`'s command at a small size, one round: every kind of measurement reports (the first in a
+    worker process of its own, as a full run starts for each)."""
     out, tile = tmp_path / "RESULTS.md", tmp_path / "tile.json"
     proc = _run([PYTHON, "-m", "benchmarks.bench_attention", "--quick", "--out", str(out), "--tile-out", str(tile)])
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-3000:]
