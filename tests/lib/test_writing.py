@@ -261,11 +261,11 @@ def test_training_learns_the_recall_positions_and_the_bigram_does_not() -> None:
     train, test = st.make_stories(1500, seed=1), st.make_stories(300, seed=2)
     torch.manual_seed(0)
     model = TinyLM(len(st.VOCAB), context=64)
-    run = lm.train_lm(model, train, test, steps=150, progress=None)
-    assert run.held_out[-1][1] < run.held_out[0][1] and len(run.losses) == 150
+    run = lm.train_lm(model, train, test, steps=80, eval_every=40, progress=None)  # held out: 1.46, then 1.00
+    assert run.held_out[-1][1] < run.held_out[0][1] and len(run.losses) == 80
     bigram = lm.bigram_model(train, len(st.VOCAB))
     assert lm.recall_accuracy(bigram.predictions(test), test)["all recall positions"] < 0.2
-    assert bigram.loss(test) > run.held_out[-1][1]
+    assert bigram.loss(test) > run.held_out[-1][1]  # 1.57
 
 
 def test_a_batch_without_a_word_is_refused_not_a_nan_loss() -> None:
