@@ -86,9 +86,9 @@ CLIPPED_READOUTS = """() => {
 }"""
 
 #: Exercise cards and widget cards whose content is wider than the card, or that reach past the
-#: right edge of the screen: ``[[what, which], ...]``.
-WIDE_CARDS = """() => [...document.querySelectorAll("section.attnex, .attnw")].filter(
-    (c) => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > window.innerWidth + 1
+#: left or right edge of the screen: ``[[what, which], ...]``.
+WIDE_CARDS = """() => [...document.querySelectorAll("section.attnex, .attnw")].filter((c) => c.scrollWidth > c.clientWidth + 1
+    || c.getBoundingClientRect().right > window.innerWidth + 1 || c.getBoundingClientRect().left < -1
   ).map((c) => [c.matches("section.attnex") ? "exercise" : "widget",
                 c.dataset.exercise || [...c.classList].join(".")])"""
 

@@ -1,7 +1,7 @@
 """The decoding chapter's KV-cache widget on the built page: the previous/next buttons (mouse and
-keyboard) step the generation and the page shows what attnlib computes; the card fits a 390 px
-phone screen. The generic checks (offline rendering, numbers at every step, axe, arrow keys) run
-for it in test_widgets.py."""
+keyboard) step the generation and the page shows what attnlib computes. The generic checks (offline
+rendering, numbers at every step, axe, arrow keys) run for it in test_widgets.py, and that its card
+fits a 390 px phone screen in test_pages.py (every card of every page)."""
 
 from __future__ import annotations
 
@@ -55,13 +55,6 @@ def test_buttons_step_the_generation_with_mouse_and_keyboard(fresh_chapter) -> N
     assert _step_shown(w) == n and page.evaluate(f"() => {next_button}.disabled")
     _weights_match(w)
     assert log.console_errors == [] and log.page_errors == [] and log.external == []
-
-
-@pytest.mark.parametrize("name", [PAGE])
-def test_card_fits_a_phone_screen(open_page, name: str) -> None:  # noqa: ANN001
-    page, _ = open_page(name)
-    w = wd.the_one(wd.find_widgets(page), "DecodingStepper", PAGE)
-    assert wd.phone_problems(page, w) == []
 
 
 # Where each shown weight cell lies against the box that holds the table (which scrolls sideways

@@ -50,6 +50,9 @@ def test_each_reading_reports_the_fault_put_in(phone_page) -> None:  # noqa: ANN
       d.style.width = "900px"; d.textContent = "wide"; document.querySelector("section.attnex").appendChild(d); }""")
     assert [kind for kind, _ in page.evaluate(readings.WIDE_CARDS)] == ["exercise"]
     page.evaluate("() => document.querySelector('section.attnex > .too-wide').remove()")
+    page.evaluate("() => { document.querySelector('.attnw').style.marginLeft = '-60px'; }")  # past the left edge
+    assert [kind for kind, _ in page.evaluate(readings.WIDE_CARDS)] == ["widget"]
+    page.evaluate("() => { document.querySelector('.attnw').style.marginLeft = ''; }")
 
     # a pale caption is reported
     before = page.evaluate(readings.CAPTIONS)

@@ -1,8 +1,9 @@
 """The positions chapter's rotary widget on the built page: the "both" buttons (mouse and keyboard)
 move the query and the key together and leave the rotary score unchanged, while with added
-sinusoids the same move changes it; every number is attnlib's; the card fits a 390 px phone screen.
-How long a redraw takes is benchmarks/bench_widgets.py's to measure (a timed test fails on a busy machine). The generic checks (offline rendering, numbers at
-many settings, arrow keys) run for it in test_widgets.py."""
+sinusoids the same move changes it; every number is attnlib's. How long a redraw takes is
+benchmarks/bench_widgets.py's to measure (a timed test fails on a busy machine). The generic checks
+(offline rendering, numbers at many settings, arrow keys) run for it in test_widgets.py, and that
+its card fits a 390 px phone screen in test_pages.py (every card of every page)."""
 
 from __future__ import annotations
 
@@ -73,9 +74,3 @@ def test_the_buttons_stop_at_the_ends(chapter) -> None:  # noqa: ANN001
     w.set_range("query_position", 0)
     assert page.evaluate(f"() => {w.root}.querySelector('[data-name=\"both-down\"]').disabled")
     assert log.page_errors == []
-
-
-def test_card_fits_a_phone_screen(open_page) -> None:  # noqa: ANN001
-    page, _ = open_page(PAGE)
-    w = wd.the_one(wd.find_widgets(page), "RotaryPositions", PAGE)
-    assert wd.phone_problems(page, w) == []
