@@ -8,8 +8,6 @@ survive a reload and Reset restores them; it works by keyboard and fits a 390 px
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
@@ -63,14 +61,7 @@ CASES = [
     {"n_train": 100, "n_test": 100, "steps": 40, "seed": 19, "d_model": 32, "lr": 0.005},
     {"n_train": 150, "n_test": 100, "steps": 30, "seed": 20, "watch": "the bat near the game"},
     {"n_train": 100, "n_test": 50, "steps": 30, "seed": 21, "lr": 0.6},  # diverges: stops with its last finite weights
-    {},  # the chapter's run
-]
-
-
-@functools.cache
-def _chapters_run() -> trainer.Trainer:
-    """Python's run of the chapter (the longest reference here), trained once for the two tests that compare with it."""
-    return trainer.train()
+]  # and the chapter's run, with the fields as the page opens: test_the_default_run_is_the_chapters
 
 
 #: Chapter 17 loaded, its TrainItYourself widget: the fixtures ``chapter`` (loaded once, for the tests that set every
@@ -80,7 +71,7 @@ open_chapter = td.find
 
 def test_the_page_trains_what_python_trains(chapter) -> None:  # noqa: ANN001
     _, log, w = chapter
-    stopped = tc.trains_what_python_trains(w, td, CASES, lambda settings: trainer.train(settings) if settings else _chapters_run())
+    stopped = tc.trains_what_python_trains(w, td, CASES, trainer.train)
     assert len(CASES) >= 20 and stopped == 1
     assert log.external == [] and log.console_errors == [] and log.page_errors == []
 
@@ -91,7 +82,7 @@ def test_the_default_run_is_the_chapters(fresh_chapter) -> None:  # noqa: ANN001
     assert td.state(w) == "idle" and w.state["settings"] == trainer.check_settings({})
     td.click(w, "train")
     assert td.wait_until_ended(w) == "done"
-    page, ref = td.read_run(w), _chapters_run()
+    page, ref = td.read_run(w), trainer.train()  # Python's run of the chapter
     td.compare(page, ref, "the chapter's run")
     assert page["worker"], "the page trained on its own thread, not in a worker"
     assert f"{page['losses'][0]:.3f} -> {page['losses'][-1]:.4f}" == f"{ref.losses[0]:.3f} -> {ref.losses[-1]:.4f}"
