@@ -42,7 +42,9 @@ _CELLS = """() => ({
 })"""
 
 
-def test_live_code_offline_says_so_and_the_sliders_keep_working(offline_page, site_url) -> None:  # noqa: ANN001
+def test_live_code_offline_says_so_the_sliders_keep_working_and_require_js_is_the_sites(offline_page, site_url) -> None:  # noqa: ANN001
+    """One load of the page: Live Code started offline says so, gives the cells back and leaves the sliders
+    computing; then thebe's require.js comes from the site (:func:`_thebe_fetches_require_js_from_the_site`)."""
     page, log = offline_page
     load(page, f"{site_url}/{PAGE}")
     wd.wait_for_widgets(page)
@@ -77,13 +79,14 @@ def test_live_code_offline_says_so_and_the_sliders_keep_working(offline_page, si
     assert widgets, "no sharpening slider on the page"
     for position in (0, 37, 100):
         _sharpening_matches_python(widgets[0], position)
+    _thebe_fetches_require_js_from_the_site(page, log, site_url)
 
 
 # The URL from which thebe's widget manager fetches require.js once a kernel connects (thebe 0.9.3).
 THEBE_REQUIREJS = "https://cdnjs.cloudflare.com/ajax/libs/require.js/"
 
 
-def test_thebe_fetches_require_js_from_the_site(offline_page, site_url) -> None:  # noqa: ANN001
+def _thebe_fetches_require_js_from_the_site(page, log, site_url: str) -> None:  # noqa: ANN001
     """Once Live Code is on, thebe's request for require.js (made when a kernel's widget needs it)
     is answered by the site's copy, the version package-lock.json pins, and nothing else is asked
     of the CDN. Without a kernel to connect to, the test makes thebe's own request itself: the URL
@@ -94,11 +97,6 @@ def test_thebe_fetches_require_js_from_the_site(offline_page, site_url) -> None:
     lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
     pinned = lock["packages"]["node_modules/requirejs"]["version"]
 
-    page, log = offline_page
-    load(page, f"{site_url}/{PAGE}")
-    page.click(".dropdown-launch-buttons .dropdown-toggle")
-    page.click(".btn-launch-thebe")
-    page.wait_for_function("() => window.thebelab !== undefined", timeout=20_000)
     got = page.evaluate("""async (url) => {
       const r = await fetch(url);
       return { ok: r.ok, url: r.url, text: await r.text() };
