@@ -1,11 +1,11 @@
 """Pages that survive any input, on the built site with every other host blocked: a long unknown word
 is shortened in the writer's and the ask widget's message; the writer's seed box shows the seed in
-use and says when it keeps it (an empty box, text); greedy says why top-k and top-p are off; and cards
-read right in both themes (an exercise card's native radio buttons are drawn for its own background;
-the writer's strip and the trainer's charts, once they have drawn, dark on a dark page, with their
-contrast). That every control of every widget takes long, empty, Unicode and out-of-range values, and
-that every widget's charts, buttons and card follow the theme as loaded (theme_checks.py), is checked
-on test_widgets.py's load of each widget page.
+use and says when it keeps it (an empty box, text); greedy says why top-k and top-p are off; and an
+exercise card's native radio buttons are drawn for its own background in both themes. That every
+control of every widget takes long, empty, Unicode and out-of-range values, and that every widget's
+charts, buttons and card follow the theme as loaded (theme_checks.py), is checked on test_widgets.py's
+load of each widget page; the writer's strip and the trainer's charts, once they have drawn, in
+test_writer_widget.py and test_trainer_widget.py.
 """
 
 from __future__ import annotations
@@ -13,11 +13,9 @@ from __future__ import annotations
 import pytest
 
 from attnlib.companions.checks import quoted_word
-from bookdev import trainer_driver as td
 from bookdev import widgets as wd
 from bookdev.site import PHONE, THEMES, set_theme
 
-from . import theme_checks as tc
 from . import writer_driver as xd
 
 pytestmark = pytest.mark.browser
@@ -128,57 +126,3 @@ def test_exercise_cards_and_their_radio_buttons_read_right_in_both_themes(open_p
         centre, card = _radio_and_card(page)
         assert (card > 128) == (theme == "light"), f"{theme}: the card's background is {card:.0f} of 255"
         assert abs(centre - card) < 60, f"{theme}: an unchecked radio button's inside is {centre:.0f}, its card {card:.0f}"
-
-
-# The writer's attention strip: its ground, its card's, and each word's shade and ink, as the page computes them.
-_STRIP = f"""() => {{ {tc.RGBA}
-  const strip = document.querySelector('.attnw-writer .attnw-strip');
-  return {{ bg: rgba(getComputedStyle(strip).backgroundColor), card: rgba(getComputedStyle(strip.closest('.attnw')).backgroundColor),
-    cells: [...strip.querySelectorAll('.attnw-cell')].map((c) => ({{ weight: Number(c.dataset.weight),
-      bg: rgba(getComputedStyle(c).backgroundColor), ink: rgba(getComputedStyle(c).color) }})),
-    probes: [0, 0.25, 0.5, 0.75, 1].map((w) => {{ const c = strip.querySelector('.attnw-cell').cloneNode(true);
-      c.style.setProperty('--w', String(w)); strip.append(c);
-      const out = {{ weight: w, bg: rgba(getComputedStyle(c).backgroundColor), ink: rgba(getComputedStyle(c).color) }};
-      c.remove(); return out; }}) }}; }}"""
-# The trainer's charts: each one's panel, axis, label and curve (or first bar), and their card's ground.
-_CHARTS = f"""() => {{ {tc.RGBA}
-  const card = document.querySelector('.attnw-trainer');
-  return {{ card: rgba(getComputedStyle(card).backgroundColor), charts: [...card.querySelectorAll('.attnw-chart')].map((svg) => {{
-    const curve = svg.querySelector('polyline.attnw-series'), bar = svg.querySelector('rect');
-    return {{ name: svg.dataset.name, bg: rgba(getComputedStyle(svg).backgroundColor),
-      axis: rgba(getComputedStyle(svg.querySelector('line')).stroke), label: rgba(getComputedStyle(svg.querySelector('.attnw-barlab')).fill),
-      mark: rgba(curve ? getComputedStyle(curve).stroke : getComputedStyle(bar).fill) }}; }}) }}; }}"""
-
-
-def test_the_writers_strip_and_the_trainers_charts_follow_the_theme(offline_page, site_url) -> None:  # noqa: ANN001
-    """In the dark theme the attention strip and the charts are dark like their card (they were white
-    panels), in the light theme light; a word of the strip of any weight keeps 4.5:1 against its shade, and the
-    charts' axes, labels and curve 3:1 against their panel."""
-    page, log = offline_page
-    writer = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
-    xd.set_controls(writer, prompt="<s> pia has a", temperature=1.0, seed=3)
-    xd.press(writer, "next", 4)
-    strips = {}
-    for theme in THEMES:
-        set_theme(page, theme)
-        strips[theme] = page.evaluate(_STRIP)
-    td.train(td.find(page, site_url), {"n_train": 60, "n_test": 20, "steps": 5})
-    charts = {}
-    for theme in THEMES:
-        set_theme(page, theme)
-        charts[theme] = page.evaluate(_CHARTS)
-    for theme in THEMES:
-        dark, r = theme == "dark", strips[theme]
-        ground = tc.over(r["bg"], r["card"])
-        assert (tc.lum(ground) < 0.2) == dark, f"{theme}: the attention strip's ground is {ground}"
-        assert len(r["cells"]) >= 4 and r["probes"][-1]["bg"][3] > 0.4, r["probes"]  # a word of weight 1 is shaded
-        for c in r["cells"] + r["probes"]:  # the words written, and a word of each weight 0, 0.25, ..., 1
-            ratio = tc.contrast(c["ink"], tc.over(c["bg"], ground))
-            assert ratio >= 4.5, f"{theme}: a word of weight {c['weight']} has {ratio:.2f}:1"
-        assert [ch["name"] for ch in charts[theme]["charts"]] == ["loss-curve", "accuracy-curve", "row", "ask-row"], charts[theme]
-        for ch in charts[theme]["charts"]:
-            panel = tc.over(ch["bg"], charts[theme]["card"])
-            assert (tc.lum(panel) < 0.2) == dark, f"{theme}: chart {ch['name']} is drawn on {panel}"
-            for part in ("axis", "label", "mark"):
-                assert tc.contrast(ch[part], panel) >= 3, f"{theme}: chart {ch['name']}'s {part} {ch[part]} on {panel}"
-    assert log.page_errors == [] and log.console_errors == []

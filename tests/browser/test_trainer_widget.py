@@ -15,6 +15,7 @@ from attnlib.companions import trainer
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
 
+from . import theme_checks
 from . import training_checks as tc
 
 pytestmark = pytest.mark.browser
@@ -241,3 +242,12 @@ def test_restored_settings_are_said_to_be_restored(fresh_chapter) -> None:  # no
     w = _reloaded(page)
     assert w.is_hidden("restored") and td.state(w) == "idle"
     assert log.console_errors == [] and log.page_errors == []
+
+
+def test_the_charts_follow_the_theme(chapter) -> None:  # noqa: ANN001
+    """After a short run the four charts are panels of the page's theme (they were white on the dark page),
+    their axes, labels and curves 3:1 against them (:func:`theme_checks.chart_problems`)."""
+    page, log, w = chapter
+    td.train(w, {"n_train": 60, "n_test": 20, "steps": 5})
+    assert theme_checks.chart_problems(page) == []
+    assert log.page_errors == [] and log.console_errors == []

@@ -14,6 +14,7 @@ from attnlib.companions import stories
 from bookdev import widgets as wd
 from bookdev.browser import VIEWPORT
 
+from . import theme_checks as tc
 from . import writer_driver as xd
 
 pytestmark = pytest.mark.browser
@@ -128,3 +129,13 @@ def test_keyboard_alone_writes(fresh) -> None:  # noqa: ANN001
     assert t["prompt"] == "<s> eva has a blue hat" and t["temperature-readout"] == "T = 1.0" and t["seed"] == "7"
     ref = xd.twin(w, prompt="<s> eva has a blue hat", temperature=1.0, seed=7, steps=4).numbers()
     assert xd.result(w)["new"] == ref["new"] and len(ref["new"]) == 4
+
+
+def test_the_strip_follows_the_theme(writer) -> None:  # noqa: ANN001
+    """Four words written: the attention strip is dark on the dark page and light on the light one (it was a
+    white panel), and a word of any weight keeps 4.5:1 against its shade (:func:`theme_checks.strip_problems`)."""
+    page, log, w = writer
+    xd.set_controls(w, prompt="<s> pia has a", temperature=1.0, seed=3)
+    xd.press(w, "next", 4)
+    assert tc.strip_problems(page) == []
+    assert log.page_errors == [] and log.console_errors == []

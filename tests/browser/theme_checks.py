@@ -131,3 +131,65 @@ def theme_problems(page: Any, widths: tuple[int, ...]) -> list[str]:
             problems.append(f"at {width} px: card widths {seen}")
     set_theme(page, THEMES[0])
     return problems
+
+
+# The writer's attention strip: its ground, its card's, and each word's shade and ink, as the page computes them.
+STRIP = f"""() => {{ {RGBA}
+  const strip = document.querySelector('.attnw-writer .attnw-strip');
+  return {{ bg: rgba(getComputedStyle(strip).backgroundColor), card: rgba(getComputedStyle(strip.closest('.attnw')).backgroundColor),
+    cells: [...strip.querySelectorAll('.attnw-cell')].map((c) => ({{ weight: Number(c.dataset.weight),
+      bg: rgba(getComputedStyle(c).backgroundColor), ink: rgba(getComputedStyle(c).color) }})),
+    probes: [0, 0.25, 0.5, 0.75, 1].map((w) => {{ const c = strip.querySelector('.attnw-cell').cloneNode(true);
+      c.style.setProperty('--w', String(w)); strip.append(c);
+      const out = {{ weight: w, bg: rgba(getComputedStyle(c).backgroundColor), ink: rgba(getComputedStyle(c).color) }};
+      c.remove(); return out; }}) }}; }}"""
+# The trainer's charts: each one's panel, axis, label and curve (or first bar), and their card's ground.
+CHARTS = f"""() => {{ {RGBA}
+  const card = document.querySelector('.attnw-trainer');
+  return {{ card: rgba(getComputedStyle(card).backgroundColor), charts: [...card.querySelectorAll('.attnw-chart')].map((svg) => {{
+    const curve = svg.querySelector('polyline.attnw-series'), bar = svg.querySelector('rect');
+    return {{ name: svg.dataset.name, bg: rgba(getComputedStyle(svg).backgroundColor),
+      axis: rgba(getComputedStyle(svg.querySelector('line')).stroke), label: rgba(getComputedStyle(svg.querySelector('.attnw-barlab')).fill),
+      mark: rgba(curve ? getComputedStyle(curve).stroke : getComputedStyle(bar).fill) }}; }}) }}; }}"""
+
+
+def strip_problems(page: Any) -> list[str]:
+    """The writer's attention strip (``page`` holding chapter 19 with words written) in each theme: dark like
+    its card in the dark theme (it was a white panel), light in the light one; a word of any weight keeps
+    4.5:1 against its shade. Leaves the page in the first theme."""
+    problems = []
+    for theme in THEMES:
+        set_theme(page, theme)
+        r = page.evaluate(STRIP)
+        ground = over(r["bg"], r["card"])
+        if (lum(ground) < 0.2) != (theme == "dark"):
+            problems.append(f"{theme}: the attention strip's ground is {ground}")
+        if len(r["cells"]) < 4 or r["probes"][-1]["bg"][3] <= 0.4:  # a word of weight 1 is shaded
+            problems.append(f"{theme}: {len(r['cells'])} words written, a word of weight 1 shaded {r['probes'][-1]['bg']}")
+        for c in r["cells"] + r["probes"]:  # the words written, and a word of each weight 0, 0.25, ..., 1
+            ratio = contrast(c["ink"], over(c["bg"], ground))
+            if ratio < 4.5:
+                problems.append(f"{theme}: a word of weight {c['weight']} has {ratio:.2f}:1")
+    set_theme(page, THEMES[0])
+    return problems
+
+
+def chart_problems(page: Any) -> list[str]:
+    """The trainer's four charts (``page`` holding chapter 17 after a run) in each theme: each a panel of the
+    theme (they were white panels on the dark page), its axis, label and curve or bar 3:1 against it.
+    Leaves the page in the first theme."""
+    problems = []
+    for theme in THEMES:
+        set_theme(page, theme)
+        r = page.evaluate(CHARTS)
+        names = [ch["name"] for ch in r["charts"]]
+        if names != ["loss-curve", "accuracy-curve", "row", "ask-row"]:
+            problems.append(f"{theme}: the trainer's charts are {names}")
+        for ch in r["charts"]:
+            panel = over(ch["bg"], r["card"])
+            if (lum(panel) < 0.2) != (theme == "dark"):
+                problems.append(f"{theme}: chart {ch['name']} is drawn on {panel}")
+            problems += [f"{theme}: chart {ch['name']}'s {part} {ch[part]} on {panel}"
+                         for part in ("axis", "label", "mark") if contrast(ch[part], panel) < 3]
+    set_theme(page, THEMES[0])
+    return problems
