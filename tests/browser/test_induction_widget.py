@@ -15,6 +15,7 @@ import pytest
 
 from attnlib.companions import induction
 from bookdev import induction_driver as idr
+from bookdev.browser import VIEWPORT
 
 from . import training_checks as tc
 
@@ -124,17 +125,23 @@ def test_keyboard_alone_trains(chapter) -> None:  # noqa: ANN001
     tc.keyboard_trains(page, w, idr, ("batch", "4"), (("lr", "0.02"), ("steps", "8")), 2, induction.train(settings))  # 2 Tabs: seed, Train
 
 
-def test_fits_a_phone_in_both_themes(fresh_chapter) -> None:  # noqa: ANN001
-    page, _, w = fresh_chapter
+def test_fits_a_phone_in_both_themes(chapter) -> None:  # noqa: ANN001
+    """After a short run, on a 390 px screen in each theme (on the module's page, given back at the desktop's
+    size in the light theme)."""
+    page, _, w = chapter
     page.set_viewport_size({"width": 390, "height": 844})
-    idr.train(w, {"steps": 5, "batch": 4})
-    for theme in ("light", "dark"):
-        page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
-        tc.card_fits_a_phone(page, w, theme)
-        ground, cell = page.evaluate(f"""() => {{ const p = {w.root}.querySelector('[data-name="pattern-0"]');
-          return [getComputedStyle(p.querySelector('.attnw-ground')).fill, getComputedStyle(p.querySelector('rect[fill-opacity]')).fill]; }}""")
-        assert (_lum(ground) < 0.2) == (theme == "dark"), f"{theme}: the attention pattern is drawn on {ground}"
-        assert _lum(cell) != _lum(ground), f"{theme}: the pattern's cells {cell} on {ground}"
+    try:
+        idr.train(w, {"steps": 5, "batch": 4})
+        for theme in ("light", "dark"):
+            page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
+            tc.card_fits_a_phone(page, w, theme)
+            ground, cell = page.evaluate(f"""() => {{ const p = {w.root}.querySelector('[data-name="pattern-0"]');
+              return [getComputedStyle(p.querySelector('.attnw-ground')).fill, getComputedStyle(p.querySelector('rect[fill-opacity]')).fill]; }}""")
+            assert (_lum(ground) < 0.2) == (theme == "dark"), f"{theme}: the attention pattern is drawn on {ground}"
+            assert _lum(cell) != _lum(ground), f"{theme}: the pattern's cells {cell} on {ground}"
+    finally:
+        page.evaluate("() => document.documentElement.dataset.theme = 'light'")
+        page.set_viewport_size(VIEWPORT)
 
 
 def _lum(css: str) -> float:

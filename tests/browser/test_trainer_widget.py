@@ -14,6 +14,7 @@ import pytest
 from attnlib.companions import trainer
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
+from bookdev.browser import VIEWPORT
 
 from . import theme_checks
 from . import training_checks as tc
@@ -164,13 +165,20 @@ def test_keyboard_alone_trains(chapter) -> None:  # noqa: ANN001
                        3, trainer.train(settings))  # 3 Tabs: seed, watched sentence, Train
 
 
-def test_fits_a_phone_in_both_themes(fresh_chapter) -> None:  # noqa: ANN001
-    page, _, w = fresh_chapter
+def test_fits_a_phone_in_both_themes(chapter) -> None:  # noqa: ANN001
+    """After a short run, on a 390 px screen in each theme (on the module's page, given back at the desktop's
+    size in the light theme)."""
+    page, _, w = chapter
     page.set_viewport_size({"width": 390, "height": 844})
-    td.train(w, {"n_train": 100, "n_test": 50, "steps": 10})
-    for theme in ("light", "dark"):
-        page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
-        tc.card_fits_a_phone(page, w, theme)
+    try:
+        td.train(w, {"n_train": 100, "n_test": 50, "steps": 10})
+        for theme in ("light", "dark"):
+            page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
+            tc.card_fits_a_phone(page, w, theme)
+
+    finally:
+        page.evaluate("() => document.documentElement.dataset.theme = 'light'")
+        page.set_viewport_size(VIEWPORT)
 
 
 LONG = "x" * 2000
@@ -248,6 +256,7 @@ def test_the_charts_follow_the_theme(chapter) -> None:  # noqa: ANN001
     """After a short run the four charts are panels of the page's theme (they were white on the dark page),
     their axes, labels and curves 3:1 against them (:func:`theme_checks.chart_problems`)."""
     page, log, w = chapter
+    td.set_fields(w, {"ask": w.state["ask"]})  # the sentence the page opens with (earlier tests typed others)
     td.train(w, {"n_train": 60, "n_test": 20, "steps": 5})
     assert theme_checks.chart_problems(page) == []
     assert log.page_errors == [] and log.console_errors == []
