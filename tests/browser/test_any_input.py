@@ -32,9 +32,7 @@ def _message_and_widths(w: wd.Widget, name: str) -> list:
 WIDTHS = (1280, PHONE["width"])  # a desktop's, then a phone's (the same page, the window narrowed)
 
 
-def test_a_long_unknown_word_is_shortened_in_the_writer(offline_page, site_url) -> None:  # noqa: ANN001
-    page, log = offline_page
-    w = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
+def _a_long_unknown_word_is_shortened_in_the_writer(page, w: wd.Widget) -> None:  # noqa: ANN001
     ref = xd.twin(w, prompt=f"<s> pia has a {LONG_WORD}").numbers()
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
@@ -62,11 +60,10 @@ SEEDS = [("-5", 0), ("1e12", 4294967295), ("2.7", 3), ("4294967296", 4294967295)
          ("x" * 2000, 17)]
 
 
-def test_the_seed_box_shows_the_seed_in_use(offline_page, site_url) -> None:  # noqa: ANN001
-    """Each typed seed in turn, on one load of the page: the box shows the seed in use, a note says so
-    when it differs from what was typed, and three steps from a restart write what Python writes."""
-    page, _ = offline_page
-    w = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
+def _the_seed_box_shows_the_seed_in_use(w: wd.Widget) -> None:
+    """Each typed seed in turn: the box shows the seed in use, a note says so when it differs from what
+    was typed, and three steps from a restart write what Python writes (the page's other controls as it
+    opens)."""
     for typed, used in SEEDS:
         box, note = w.page.evaluate(f"""(typed) => {{ const r = {w.root}; const s = r.querySelector('input[data-name="seed"]');
           s.focus(); s.value = typed; s.dispatchEvent(new Event("change", {{ bubbles: true }}));
@@ -84,10 +81,8 @@ def test_the_seed_box_shows_the_seed_in_use(offline_page, site_url) -> None:  # 
         assert xd.result(w)["new"] == xd.twin(w, seed=used, steps=3).numbers()["new"], typed
 
 
-def test_greedy_says_why_top_k_and_top_p_are_off(offline_page, site_url) -> None:  # noqa: ANN001
+def _greedy_says_why_top_k_and_top_p_are_off(w: wd.Widget) -> None:
     """Issue 51: at temperature 0 (greedy) the top-k and top-p sliders were greyed out with no word why."""
-    page, log = offline_page
-    w = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
     for t in (0.0, 1.0, 0.0):
         xd.set_controls(w, temperature=t)
         off, note, described, shown = w.page.evaluate(f"""() => {{ const r = {w.root};
@@ -97,6 +92,16 @@ def test_greedy_says_why_top_k_and_top_p_are_off(offline_page, site_url) -> None
                   !n.hidden && n.getBoundingClientRect().height > 0]; }}""")
         assert off == [t == 0, t == 0] and shown == (t == 0), (t, off, shown)
         assert described == [True, True] and "temperature" in note and "greedy" in note, note
+
+
+def test_the_writers_seed_box_greedy_note_and_a_long_unknown_word(offline_page, site_url) -> None:  # noqa: ANN001
+    """On one load of chapter 19, in turn: the seed box (from the page as it opens), greedy's note, a long
+    unknown word in the prompt at a desktop's width and a phone's."""
+    page, log = offline_page
+    w = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
+    _the_seed_box_shows_the_seed_in_use(w)
+    _greedy_says_why_top_k_and_top_p_are_off(w)
+    _a_long_unknown_word_is_shortened_in_the_writer(page, w)
     assert log.page_errors == []
 
 
