@@ -287,7 +287,8 @@ console.log(JSON.stringify({ losses: t.losses, accuracies: t.accuracies, rows: t
 ])
 def test_trainer_core_js_trains_what_attnlib_trainer_trains(settings: dict) -> None:
     """trainer_core.js (the page's training) run by Node: the same losses, accuracies, rows and weights as
-    attnlib.companions.trainer (the browser itself is compared on the built page, 22 cases, in the browser checks)."""
+    attnlib.companions.trainer (the browser itself is compared on the built page, 21 cases and the chapter's run, in the
+    browser checks)."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     script = (WIDGETS_DIR / "trainer_core.js").read_text(encoding="utf-8") + _TRAIN_IN_NODE
