@@ -384,11 +384,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     b, h, d = args.batch, args.heads, args.dim
-    started = []  # measurements run so far: --quick starts a fresh process for the first one only
+    measured = 0  # measurements run so far: --quick starts a fresh process for the first one only
 
     def measure(spec: dict, env: dict[str, str]) -> dict:
-        started.append(spec["kind"])
-        return run_worker(spec, env, fresh=not args.quick or len(started) == 1)
+        nonlocal measured
+        measured += 1
+        return run_worker(spec, env, fresh=not args.quick or measured == 1)
 
     env = dict(os.environ)
     if args.omp_wait_policy:

@@ -87,9 +87,10 @@ CLIPPED_READOUTS = """() => {
 
 #: Exercise cards and widget cards whose content is wider than the card, or that reach past the
 #: left or right edge of the screen: ``[[what, which], ...]``.
-WIDE_CARDS = """() => [...document.querySelectorAll("section.attnex, .attnw")].filter((c) => c.scrollWidth > c.clientWidth + 1
-    || c.getBoundingClientRect().right > window.innerWidth + 1 || c.getBoundingClientRect().left < -1
-  ).map((c) => [c.matches("section.attnex") ? "exercise" : "widget",
+WIDE_CARDS = """() => [...document.querySelectorAll("section.attnex, .attnw")].filter((c) => {
+    const box = c.getBoundingClientRect();
+    return c.scrollWidth > c.clientWidth + 1 || box.right > window.innerWidth + 1 || box.left < -1;
+  }).map((c) => [c.matches("section.attnex") ? "exercise" : "widget",
                 c.dataset.exercise || [...c.classList].join(".")])"""
 
 #: Every PNG image of the article: its natural and displayed widths, and the text chunks of the PNG

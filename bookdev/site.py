@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bookdev import legibility, readings
-from bookdev.browser import ROOT, SITE, PageLog
+from bookdev.browser import ROOT, SITE, VIEWPORT, PageLog
 
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
@@ -39,6 +39,7 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
 #: A phone's screen in CSS pixels (an iPhone 12-15): every page must fit it.
 PHONE = {"width": 390, "height": 844}
+WIDTHS = (VIEWPORT["width"], PHONE["width"])  # a desktop's, then a phone's (the same page, the window narrowed)
 THEMES = ("light", "dark")
 #: axe-core rules whose result depends on colours: run again in every theme after the first.
 COLOUR_RULES = ("color-contrast", "link-in-text-block")

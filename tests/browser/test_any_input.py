@@ -14,7 +14,7 @@ import pytest
 
 from attnlib.companions.checks import quoted_word
 from bookdev import widgets as wd
-from bookdev.site import PHONE, THEMES, set_theme
+from bookdev.site import THEMES, WIDTHS, set_theme
 
 from . import writer_driver as xd
 
@@ -29,13 +29,12 @@ def _message_and_widths(w: wd.Widget, name: str) -> list:
               m.getBoundingClientRect().right, r.getBoundingClientRect().right]; }}""")
 
 
-WIDTHS = (1280, PHONE["width"])  # a desktop's, then a phone's (the same page, the window narrowed)
 
 
-def _a_long_unknown_word_is_shortened_in_the_writer(page, w: wd.Widget) -> None:  # noqa: ANN001
+def _a_long_unknown_word_is_shortened_in_the_writer(w: wd.Widget) -> None:
     ref = xd.twin(w, prompt=f"<s> pia has a {LONG_WORD}").numbers()
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
+        w.page.set_viewport_size({"width": width, "height": 900})
         xd.set_controls(w, prompt=f"<s> pia has a {LONG_WORD}")
         text, page_w, win, msg_right, card_right = _message_and_widths(w, "message")
         assert text == ref["error"] == (f"unknown word '{'x' * 20}…' (2000 characters): the model knows only its "
@@ -101,7 +100,7 @@ def test_the_writers_seed_box_greedy_note_and_a_long_unknown_word(offline_page, 
     w = next(w for w in wd.load_widget_page(page, site_url, xd.PAGE) if w.kind == "WriteWithModel")
     _the_seed_box_shows_the_seed_in_use(w)
     _greedy_says_why_top_k_and_top_p_are_off(w)
-    _a_long_unknown_word_is_shortened_in_the_writer(page, w)
+    _a_long_unknown_word_is_shortened_in_the_writer(w)
     assert log.page_errors == []
 
 

@@ -15,8 +15,8 @@ import pytest
 
 from attnlib.companions import induction
 from bookdev import induction_driver as idr
-from bookdev.browser import VIEWPORT
 
+from . import theme_checks
 from . import training_checks as tc
 
 pytestmark = pytest.mark.browser
@@ -129,22 +129,16 @@ def test_fits_a_phone_in_both_themes(chapter) -> None:  # noqa: ANN001
     """After a short run, on a 390 px screen in each theme (on the module's page, given back at the desktop's
     size in the light theme)."""
     page, _, w = chapter
-    page.set_viewport_size({"width": 390, "height": 844})
-    try:
-        idr.train(w, {"steps": 5, "batch": 4})
-        for theme in ("light", "dark"):
-            page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
-            tc.card_fits_a_phone(page, w, theme)
-            ground, cell = page.evaluate(f"""() => {{ const p = {w.root}.querySelector('[data-name="pattern-0"]');
-              return [getComputedStyle(p.querySelector('.attnw-ground')).fill, getComputedStyle(p.querySelector('rect[fill-opacity]')).fill]; }}""")
-            assert (_lum(ground) < 0.2) == (theme == "dark"), f"{theme}: the attention pattern is drawn on {ground}"
-            assert _lum(cell) != _lum(ground), f"{theme}: the pattern's cells {cell} on {ground}"
-    finally:
-        page.evaluate("() => document.documentElement.dataset.theme = 'light'")
-        page.set_viewport_size(VIEWPORT)
+
+    def pattern_follows(theme: str) -> None:
+        ground, cell = page.evaluate(f"""() => {{ const p = {w.root}.querySelector('[data-name="pattern-0"]');
+          return [getComputedStyle(p.querySelector('.attnw-ground')).fill, getComputedStyle(p.querySelector('rect[fill-opacity]')).fill]; }}""")
+        assert (_lum(ground) < 0.2) == (theme == "dark"), f"{theme}: the attention pattern is drawn on {ground}"
+        assert _lum(cell) != _lum(ground), f"{theme}: the pattern's cells {cell} on {ground}"
+
+    tc.fits_a_phone_in_each_theme(page, w, lambda: idr.train(w, {"steps": 5, "batch": 4}), pattern_follows)
 
 
 def _lum(css: str) -> float:
-    """The relative luminance (WCAG) of a CSS rgb(...) colour."""
-    r, g, b = (float(x) / 255 for x in css[css.index("(") + 1:css.index(")")].split(",")[:3])
-    return sum(k * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4) for k, c in zip((0.2126, 0.7152, 0.0722), (r, g, b), strict=True))
+    """The relative luminance (WCAG, :func:`theme_checks.lum`) of a CSS rgb(...) colour."""
+    return theme_checks.lum([float(x) for x in css[css.index("(") + 1:css.index(")")].split(",")[:3]])

@@ -14,7 +14,6 @@ import pytest
 from attnlib.companions import trainer
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
-from bookdev.browser import VIEWPORT
 
 from . import theme_checks
 from . import training_checks as tc
@@ -169,16 +168,7 @@ def test_fits_a_phone_in_both_themes(chapter) -> None:  # noqa: ANN001
     """After a short run, on a 390 px screen in each theme (on the module's page, given back at the desktop's
     size in the light theme)."""
     page, _, w = chapter
-    page.set_viewport_size({"width": 390, "height": 844})
-    try:
-        td.train(w, {"n_train": 100, "n_test": 50, "steps": 10})
-        for theme in ("light", "dark"):
-            page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
-            tc.card_fits_a_phone(page, w, theme)
-
-    finally:
-        page.evaluate("() => document.documentElement.dataset.theme = 'light'")
-        page.set_viewport_size(VIEWPORT)
+    tc.fits_a_phone_in_each_theme(page, w, lambda: td.train(w, {"n_train": 100, "n_test": 50, "steps": 10}))
 
 
 LONG = "x" * 2000

@@ -32,7 +32,7 @@ from bookdev import browser as bb
 from bookdev import induction_driver as idr
 from bookdev import trainer_driver as td
 from bookdev import widgets as wd
-from bookdev.site import AXE, PHONE, WIDGET_PAGES
+from bookdev.site import AXE, WIDGET_PAGES, WIDTHS
 
 from . import continue_text_driver as cd
 from . import learning_driver as ld
@@ -42,7 +42,6 @@ from . import writer_driver as xd
 
 pytestmark = pytest.mark.browser
 
-WIDTHS = (1280, PHONE["width"])  # a desktop's, then a phone's (the same page, the window narrowed)
 TOL = 0.5e-3 + 1e-9  # a number printed with 3 decimals is within half a unit of the last decimal
 CLASSES = {c.__name__: c for c in (SoftmaxSharpening, TemperatureSlider, DotProductSpread, GeometricAttention,
                                     RotaryPositions, TrainingReplay, AskModel, DecodingStepper, WriteWithModel,

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from bookdev import widgets as wd
-from bookdev.site import wait_for_widgets
+from bookdev.browser import VIEWPORT
+from bookdev.site import PHONE, THEMES, wait_for_widgets
 
 
 def trains_what_python_trains(w: wd.Widget, drv: ModuleType, cases: Sequence[dict[str, Any]],
@@ -111,3 +112,22 @@ def card_fits_a_phone(page: Any, w: wd.Widget, theme: str) -> None:
     assert left >= 0 and right <= 390, f"{theme}: the widget spans {left}..{right} px on a 390 px screen"
     assert scroll_w <= client_w + 1, f"{theme}: the widget overflows its card: {scroll_w} > {client_w}"
     assert bg == wd.CARD_COLOURS[theme][0], f"{theme}: the card is not the theme's opaque card: {bg}"
+
+
+
+def fits_a_phone_in_each_theme(page: Any, w: wd.Widget, run: Callable[[], Any],
+                               look: Callable[[str], None] | None = None) -> None:
+    """On a 390 px screen, ``run()`` (a short training run), then in each theme the card fits
+    (:func:`card_fits_a_phone`) and ``look(theme)`` holds; the page is given back at the desktop's size in the
+    light theme, for the other tests of its module that share it."""
+    page.set_viewport_size(PHONE)
+    try:
+        run()
+        for theme in THEMES:
+            page.evaluate(f"() => document.documentElement.dataset.theme = '{theme}'")
+            card_fits_a_phone(page, w, theme)
+            if look is not None:
+                look(theme)
+    finally:
+        page.evaluate(f"() => document.documentElement.dataset.theme = '{THEMES[0]}'")
+        page.set_viewport_size(VIEWPORT)
