@@ -416,6 +416,16 @@ def test_copying_the_printed_expected_values_passes_nothing(eid: str) -> None:
     assert "new inputs" in v.message and "expected" not in v.detail, v.text()
 
 
+def test_fresh_cases_that_repeat_the_seeded_ones_are_drawn_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Exercise 11.2 draws its third case's lengths from 125 combinations: a fresh draw that repeats the
+    seeded case (here forced: the fresh generator starts as the seeded one) would let the copier pass."""
+    seed = EXERCISES["11.2"].answer.seed
+    real = np.random.default_rng
+    monkeypatch.setattr(np.random, "default_rng", lambda s=None: real(seed if s is None else s))
+    v = diagnose("11.2", _copier("11.2"))
+    assert v.status == "not-yet" and "new inputs" in v.message, v.text()
+
+
 def test_a_uint8_mask_is_not_called_floating() -> None:
     reference = EXERCISES["11.1"].answer.reference
     v = diagnose("11.1", lambda *args: reference(*args).to(torch.uint8))
