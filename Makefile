@@ -130,6 +130,10 @@ ONE_THREAD := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 unexport PYTHONDONTWRITEBYTECODE
 # Step 2 builds the site beside the tests (.ci/steps beside_site; the build's output goes to
 # $(SITE_LOG), shown if it fails): Sphinx keeps one core busy while the tests leave about as much idle.
+# nbval's kernels are forked from one process per worker that imported torch, numpy, matplotlib and
+# attnlib once (bookdev/kernel_fork.py; about 3 s of CPU fewer per chapter); the stored outputs were
+# made with ordinary kernels (make execute), and test-portable runs nbval with ordinary kernels
+# (BOOK_FORKED_KERNELS=0), so both ways of starting a kernel are held to the same outputs.
 test: $(STAMP) $(NPM_STAMP) browser-deps
 	@mkdir -p _build && : > $(TIMES)
 	@$(STEPS) step "[1/3] lint (ruff; forensic share of each chapter's visible prose, at most 10 %)" \
@@ -144,14 +148,15 @@ test: $(STAMP) $(NPM_STAMP) browser-deps
 # nbval on every chapter again, with torch, numpy and the BLAS libraries forced onto generic CPU kernels
 # and one thread: what another x86-64 CPU (no AVX-512, say) computes differs from ours only in the last
 # digits, so the stored outputs, figures and widget state must not depend on them. .ci/run runs it
-# after make test. NPY_DISABLE_CPU_FEATURES lists every SIMD extension this numpy would dispatch to (read
-# with the variable unset, so a caller that already disabled some, to mimic an AVX2 CPU, still gets them all).
+# after make test. Its kernels are ordinary ones (see step 2 of make test). NPY_DISABLE_CPU_FEATURES
+# lists every SIMD extension this numpy would dispatch to (read with the variable unset, so a caller
+# that already disabled some, to mimic an AVX2 CPU, still gets them all).
 PORTABLE_ENV = ATEN_CPU_CAPABILITY=default MKL_ENABLE_INSTRUCTIONS=SSE4_2 MKL_CBWR=COMPATIBLE DNNL_MAX_CPU_ISA=SSE41 \
   OPENBLAS_CORETYPE=Prescott OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 test-portable: $(STAMP)
 	@feats="$$(env -u NPY_DISABLE_CPU_FEATURES $(BIN)/python -c 'from numpy._core._multiarray_umath import __cpu_dispatch__ as d, __cpu_features__ as f; print(" ".join(x for x in d if f.get(x)))')"; \
 	echo "==> nbval on every chapter with generic CPU kernels and one thread (numpy without: $${feats:-nothing})"; \
-	export $(PORTABLE_ENV) NPY_DISABLE_CPU_FEATURES="$$feats"; $(STEPS) pytest $(XDIST) --dist loadscope -p tests.nbval_report \
+	export $(PORTABLE_ENV) NPY_DISABLE_CPU_FEATURES="$$feats" BOOK_FORKED_KERNELS=0; $(STEPS) pytest $(XDIST) --dist loadscope -p tests.nbval_report \
 	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600 book/
 
 # Every chapter in the two environments readers run it in, Binder's and a Colab-like one, each made

@@ -29,6 +29,7 @@ import base64
 import io
 import json
 import math
+import os
 import re
 from decimal import Decimal
 from queue import Empty
@@ -37,7 +38,10 @@ import matplotlib.image
 import numpy as np
 import pytest
 from matplotlib.testing.compare import calculate_rms
+from nbval.kernel import NbvalKernelspecManager
 from nbval.plugin import IPyNbCell
+
+from bookdev import kernel_fork
 
 #: Largest RMS difference of two figures' pixels (0-255) that still counts as the same figure.
 FIGURE_RMS = 1.0
@@ -293,3 +297,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if exitstatus == 0 and not _compared:
         session.exitstatus = 1
         print("\nnbval: no cell output was compared; failing (execute the notebooks and commit outputs)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """nbval's kernels are forked from a process that imported the chapters' libraries once
+    (bookdev/kernel_fork.py), unless ``BOOK_FORKED_KERNELS=0`` (make test-portable: ordinary kernels)."""
+    if os.environ.get("BOOK_FORKED_KERNELS", "1") != "0":
+        spec_of = NbvalKernelspecManager.get_kernel_spec
+        NbvalKernelspecManager.get_kernel_spec = lambda self, name: kernel_fork.forked(spec_of(self, name))
