@@ -1,8 +1,8 @@
 """Kernels for nbval forked from a process that has already imported the chapters' libraries.
 
 Every chapter starts with the same imports (torch, numpy, matplotlib, attnlib, IPython's kernel):
-about 3.5 s of CPU in each of the 30 kernels that ``make test``'s nbval starts, a quarter of what
-it re-runs. Here one process per pytest worker, the *zygote*, imports them once and then only forks:
+about 4 s of CPU (the imports 3.4 s, ipykernel's start 0.8 s) in each of the 32 notebooks that
+``make test``'s nbval runs, a quarter of nbval's time. Here one process per pytest worker, the *zygote*, imports them once and then only forks:
 each kernel is a child of it that runs ipykernel from there, a process no notebook ran in before,
 with the notebook's folder as its working directory and the environment Jupyter gives a kernel.
 Names a chapter uses must still be imported by its own cells (the modules are loaded, nothing is
@@ -13,8 +13,8 @@ two start the same.
 :func:`forked` makes Jupyter start the kernels of a kernel spec this way (tests/nbval_report.py
 applies it to the spec of nbval's kernels, and to no other): a kernel provisioner,
 :class:`ForkedProvisioner`, that asks the zygote for a child where Jupyter's own provisioner would
-start ``python -m ipykernel_launcher``. The zygote is
-started at the first kernel and ends with the process that started it.
+start ``python -m ipykernel_launcher``. The zygote is started at the first kernel and ends with
+the process that started it; a kernel ends with the zygote.
 
 Run as ``python -m bookdev.kernel_fork`` it is the zygote: it reads one request a line on stdin
 (JSON: the kernel's command, working directory and environment) and answers each with the child's
@@ -29,6 +29,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,8 @@ NAME = "bookdev-forked-kernel"
 PRELOAD = ("numpy", "torch", "matplotlib", "matplotlib.pyplot", "attnlib", "ipykernel.kernelapp")
 #: The command Jupyter's kernel spec for this Python gives a kernel (after the interpreter).
 _LAUNCHER = ["-m", "ipykernel_launcher"]
+#: The backend ipykernel sets before matplotlib is first imported (matplotlib reads it at import).
+_INLINE = "module://matplotlib_inline.backend_inline"
 
 
 class _Child:
@@ -64,8 +67,6 @@ class _Child:
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
-        import time
-
         end = None if timeout is None else time.monotonic() + timeout
         while self.poll() is None:
             if end is not None and time.monotonic() > end:
@@ -104,9 +105,6 @@ class _Zygote:
         if not answer:
             raise RuntimeError("the kernel zygote (python -m bookdev.kernel_fork) ended; see its output above")
         return int(answer)
-
-
-_INLINE = "module://matplotlib_inline.backend_inline"
 
 
 class ForkedProvisioner(LocalProvisioner):
