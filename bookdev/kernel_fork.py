@@ -2,9 +2,10 @@
 
 Every chapter starts with the same imports (torch, numpy, matplotlib, attnlib, IPython's kernel):
 about 4 s of CPU (the imports 3.4 s, ipykernel's start 0.8 s) in each of the 32 notebooks that
-``make test``'s nbval runs, a quarter of nbval's time. Here one process per pytest worker, the *zygote*, imports them once and then only forks:
-each kernel is a child of it that runs ipykernel from there, a process no notebook ran in before,
-with the notebook's folder as its working directory and the environment Jupyter gives a kernel.
+``make test``'s nbval runs, a quarter of nbval's time. Here one process per pytest worker, the
+*zygote*, imports them once and then only forks: each kernel is a child of it that runs ipykernel
+from there, a process no notebook ran in before, with the notebook's folder as its working
+directory and the environment Jupyter gives a kernel.
 Names a chapter uses must still be imported by its own cells (the modules are loaded, nothing is
 in the notebook's namespace), and the chapters' stored outputs are made by ``make execute`` with
 ordinary kernels, so that nbval comparing them with these kernels' outputs also checks that the
@@ -66,11 +67,8 @@ class _Child:
                 self.returncode = 0
         return self.returncode
 
-    def wait(self, timeout: float | None = None) -> int:
-        end = None if timeout is None else time.monotonic() + timeout
+    def wait(self) -> int:  # Jupyter's provisioner waits once poll() has seen the end, with no timeout
         while self.poll() is None:
-            if end is not None and time.monotonic() > end:
-                raise subprocess.TimeoutExpired([str(self.pid)], timeout)
             time.sleep(0.02)
         return self.returncode  # type: ignore[return-value]
 

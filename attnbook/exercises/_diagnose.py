@@ -349,7 +349,7 @@ def _diagnose_code(ex: Exercise, spec: Code, fn: Any, timeout: float) -> Verdict
     if all(_same(g, e, spec.rtol, spec.atol) for g, e in zip(got, expected)):
         if not_bool is not None:  # the right 0/1 pattern in a float tensor masks nothing
             return _verdict(ex, "not-yet", not_bool, link=ex.section)
-        return _fresh_cases(ex, spec, fn, n, timeout)
+        return _fresh_cases(ex, spec, fn, n, timeout, seeded=cases)
     for m in ex.mistakes:
         if m.impl is None:
             continue
@@ -372,14 +372,14 @@ def _diagnose_code(ex: Exercise, spec: Code, fn: Any, timeout: float) -> Verdict
     raise AssertionError("unreachable: some case must differ")  # pragma: no cover
 
 
-def _fresh_cases(ex: Exercise, spec: Code, fn: Any, n: int, timeout: float) -> Verdict:
-    """The verdict on a function that passed the seeded cases: it must pass cases drawn afresh at each
+def _fresh_cases(ex: Exercise, spec: Code, fn: Any, n: int, timeout: float, seeded: list[tuple]) -> Verdict:
+    """The verdict on a function that passed the ``seeded`` cases: it must pass cases drawn afresh at each
     check too, so that copying the expected values a failure message printed passes nothing."""
-    seeded = [_inputs_key(args) for args in spec.make_cases()]
+    known = [_inputs_key(args) for args in seeded]
     rng = np.random.default_rng()
     for _ in range(FRESH_DRAWS):  # inputs the seeded cases do not already hold (a small space repeats them)
         cases = spec.cases(rng)
-        if any(_inputs_key(args) not in seeded for args in cases):
+        if any(_inputs_key(args) not in known for args in cases):
             break
     for i, args in enumerate(cases, start=1):
         where = f"a case drawn afresh for this check ({i} of {len(cases)}, inputs of shape {_shapes(args)})"

@@ -29,8 +29,6 @@ def _message_and_widths(w: wd.Widget, name: str) -> list:
               m.getBoundingClientRect().right, r.getBoundingClientRect().right]; }}""")
 
 
-
-
 def _a_long_unknown_word_is_shortened_in_the_writer(w: wd.Widget) -> None:
     ref = xd.twin(w, prompt=f"<s> pia has a {LONG_WORD}").numbers()
     for width in WIDTHS:
